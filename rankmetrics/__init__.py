@@ -1,0 +1,38 @@
+"""rankmetrics: ranking and recommendation metrics for learning and checking by hand.
+
+Every ranking metric takes either grades in ranked order (``[3, 0, 3, 2, 0]``)
+or item ids with judgements (``metric(["A", "B"], relevant={"B"})``). One query
+gives a plain ``float``; a 2-D array of grades gives one value per row.
+"""
+
+from .dcg import dcg, ndcg
+from .ordering import order_by_score
+from .rank_based import (
+    average_precision,
+    mean_average_precision,
+    mean_rank,
+    mean_reciprocal_rank,
+    reciprocal_rank,
+)
+from .rating import mae, mse, rmse
+from .set_based import f1, hit_rate, precision, recall
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "average_precision",
+    "dcg",
+    "f1",
+    "hit_rate",
+    "mae",
+    "mean_average_precision",
+    "mean_rank",
+    "mean_reciprocal_rank",
+    "mse",
+    "ndcg",
+    "order_by_score",
+    "precision",
+    "recall",
+    "reciprocal_rank",
+    "rmse",
+]

@@ -1,0 +1,98 @@
+"""Turn the two input forms into one internal shape.
+
+Form (a): grades in ranked order, 1-D (one query) or 2-D (a batch).
+Form (b): ``ranking`` of item ids plus ``relevant`` judgements.
+
+Every metric works on a :class:`Queries` value: a 2-D float array of grades
+(one query per row), the number of relevant items per query, and the ideal
+grades per query. Denominators and ideal rankings thus come from one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _validation as v
+from ._conventions import is_relevant
+
+
+@dataclass(frozen=True)
+class Queries:
+    grades: np.ndarray  # (n_queries, n_ranks) non-negative grades in ranked order
+    n_relevant: np.ndarray  # (n_queries,) relevant items in total, listed or not
+    ideal: list[np.ndarray]  # per query: every judged grade (for the ideal DCG)
+    single: bool  # True when the caller passed one query
+
+    def finish(self, values: np.ndarray) -> float | np.ndarray:
+        """A plain float for one query, a 1-D float array for a batch."""
+        values = np.asarray(values, dtype=float)
+        return float(values[0]) if self.single else values
+
+
+def from_ids(ranking: Any, relevant: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    """Form (b) to grades: (grades in ranked order, all judged grades, n relevant)."""
+    items: list[Hashable] = v.check_ranking(ranking)
+    judged = v.check_relevant(relevant)
+    # A judged grade <= 0 is non-relevant and earns no gain (trec_eval clips too).
+    grades = np.array([max(judged.get(item, 0.0), 0.0) for item in items], dtype=float)
+    all_grades = np.clip(np.fromiter(judged.values(), dtype=float, count=len(judged)), 0.0, None)
+    return grades, all_grades, int(np.count_nonzero(is_relevant(all_grades)))
+
+
+def prepare(
+    x: Any,
+    *,
+    relevant: Any = None,
+    n_relevant: Any = None,
+    ideal: Any = None,
+) -> Queries:
+    """Validate one call's inputs and resolve the conventions that depend on the form."""
+    if relevant is not None:
+        for name, value in (("n_relevant", n_relevant), ("ideal", ideal)):
+            if value is not None:
+                raise ValueError(
+                    f"{name} cannot be combined with relevant=...: with item ids the "
+                    f"{'denominator' if name == 'n_relevant' else 'ideal ranking'} comes from "
+                    f"every judged item in relevant; got {name}={v._show(value)}"
+                )
+        grades, all_grades, count = from_ids(x, relevant)
+        return Queries(grades[None, :], np.array([float(count)]), [all_grades], single=True)
+
+    grades = v.check_grades(x, "x")
+    single = grades.ndim == 1
+    grades = np.atleast_2d(grades)
+    present = np.count_nonzero(is_relevant(grades), axis=1).astype(float)
+    counts = present if n_relevant is None else v.check_n_relevant(n_relevant, present)
+    if ideal is None:
+        ideals = list(grades)
+    else:
+        ideals = _check_ideal(ideal, grades, single)
+    return Queries(grades, counts, ideals, single)
+
+
+def _check_ideal(ideal: Any, grades: np.ndarray, single: bool) -> list[np.ndarray]:
+    rows = [ideal] if single else list(ideal) if not isinstance(ideal, np.ndarray) else list(ideal)
+    if not single and len(rows) != grades.shape[0]:
+        raise ValueError(
+            f"ideal must give one row of judged grades per query ({grades.shape[0]}); got {len(rows)}"
+        )
+    checked = []
+    for i, (row, listed) in enumerate(zip(rows, grades)):
+        name = "ideal" if single else f"ideal[{i}]"
+        judged = v.check_grades(row, name, allow_batch=False)
+        # The ideal must hold every judged grade, so each listed grade needs a
+        # partner at least as large; otherwise nDCG could exceed 1.
+        top = np.sort(judged)[::-1]
+        need = np.sort(listed[listed > 0])[::-1]
+        padded = np.concatenate([top, np.zeros(max(0, need.size - top.size))])
+        if np.any(need > padded[: need.size]):
+            raise ValueError(
+                f"{name} must contain the grades of every judged item, including those in the "
+                f"ranking; the ranking has grades {need.tolist()} but {name} is {judged.tolist()}"
+            )
+        checked.append(judged)
+    return checked

@@ -1,0 +1,235 @@
+"""Shared input checks.
+
+Every public function validates through these helpers, so that the same mistake
+produces the same message everywhere: the message names the argument and shows
+the offending value. Nothing here computes a metric.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+_MAX_SHOWN = 60  # characters of a bad value shown in an error message
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
+
+
+def _to_float_array(value: Any, name: str) -> np.ndarray:
+    """Convert to a float array, turning numpy's conversion errors into ours."""
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be a sequence of numbers; got the string {_show(value)}")
+    if isinstance(value, (set, frozenset, Mapping)):
+        raise ValueError(
+            f"{name} must be an ordered sequence of numbers, not a {type(value).__name__}; "
+            f"got {_show(value)}"
+        )
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        array = None
+    if array is None or (array.dtype == object and _is_ragged(value)):
+        raise ValueError(
+            f"{name} is a ragged nested list (rows of different lengths); got {_show(value)}. "
+            "A 2-D batch needs rows of equal length: pad each row with zeros (non-relevant), "
+            "or pass the queries as a list to mean_average_precision / mean_reciprocal_rank, "
+            "or call the metric once per query."
+        )
+    if array.dtype.kind == "b":
+        return array.astype(float)
+    if array.dtype.kind not in "iuf":
+        bad = _first_non_numeric(array)
+        raise ValueError(
+            f"{name} must contain only numbers (or True/False); found {_show(bad)} in {_show(value)}"
+        )
+    return array.astype(float)
+
+
+def _is_ragged(value: Any) -> bool:
+    try:
+        lengths = {len(row) for row in value}
+    except TypeError:
+        return False
+    return len(lengths) > 1
+
+
+def _first_non_numeric(array: np.ndarray) -> Any:
+    for item in array.ravel():
+        if isinstance(item, (bool, np.bool_)):
+            continue
+        if not isinstance(item, numbers.Real):
+            return item
+    return array.ravel()[0] if array.size else array
+
+
+def _check_finite(array: np.ndarray, name: str, original: Any) -> None:
+    if not np.all(np.isfinite(array)):
+        bad = array[~np.isfinite(array)].ravel()[0]
+        raise ValueError(f"{name} must be finite numbers; found {bad!r} in {_show(original)}")
+
+
+def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True) -> np.ndarray:
+    """Grades in ranked order: a 1-D list (one query) or a 2-D array (a batch).
+
+    Returns a float64 array of ndim 1 or 2. Rejects empty input, NaN/inf,
+    negative grades, non-numbers, ragged lists and more than two dimensions.
+    """
+    array = _to_float_array(x, name)
+    if array.ndim == 0:
+        raise ValueError(
+            f"{name} must be a sequence of grades in ranked order, not a single number; got {_show(x)}"
+        )
+    if array.ndim > 2 or (array.ndim == 2 and not allow_batch):
+        allowed = "1-D (one query) or 2-D (one query per row)" if allow_batch else "1-D"
+        raise ValueError(f"{name} must be {allowed}; got an array of shape {array.shape}")
+    if array.size == 0:
+        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {_show(x)}")
+    _check_finite(array, name, x)
+    if np.any(array < 0):
+        bad = array[array < 0].ravel()[0]
+        raise ValueError(
+            f"{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
+            f"in {_show(x)}. (TREC's -1 'judged non-relevant' is accepted in the "
+            "ranking + relevant={{id: grade}} form, where it counts as non-relevant.)"
+        )
+    return array
+
+
+def check_k(k: Any, name: str = "k") -> int | None:
+    """A cutoff: None (the whole list) or a positive integer. True/2.5/0 are refused."""
+    if k is None:
+        return None
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or k < 1:
+        hint = ""
+        if isinstance(k, (set, frozenset, list, tuple, Mapping)):
+            hint = " (to give the relevant items, use the keyword: relevant=...)"
+        raise ValueError(f"{name} must be a positive integer or None; got {_show(k)}{hint}")
+    return int(k)
+
+
+def check_gain(gain: Any, choices: Iterable[str]) -> str:
+    choices = tuple(choices)
+    if not isinstance(gain, str) or gain not in choices:
+        raise ValueError(f"gain must be one of {', '.join(map(repr, choices))}; got {_show(gain)}")
+    return gain
+
+
+def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
+    choices = tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {_show(value)}")
+    return value
+
+
+def check_n_relevant(n_relevant: Any, present: np.ndarray, name: str = "n_relevant") -> np.ndarray:
+    """Explicit denominators, one per query; each at least the relevant items present."""
+    values = _to_float_array(n_relevant, name)
+    if values.ndim > 1:
+        raise ValueError(f"{name} must be a number or one number per query; got shape {values.shape}")
+    values = np.broadcast_to(values, present.shape) if values.ndim == 0 else values
+    if values.shape != present.shape:
+        raise ValueError(
+            f"{name} must give one number per query ({present.size}); got {values.size}: {_show(n_relevant)}"
+        )
+    _check_finite(values, name, n_relevant)
+    if np.any(values != np.round(values)) or np.any(values < 0):
+        bad = values[(values != np.round(values)) | (values < 0)][0]
+        raise ValueError(f"{name} must be a non-negative whole number; got {bad:g}")
+    short = values < present
+    if np.any(short):
+        i = int(np.argmax(short))
+        raise ValueError(
+            f"{name}={values[i]:g} is smaller than the {int(present[i])} relevant items already "
+            "in the ranking; it must count every relevant item, listed or not"
+        )
+    return values.astype(float)
+
+
+def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
+    """Item ids in ranked order: non-empty, hashable, no duplicates."""
+    if isinstance(ranking, (str, bytes)):
+        raise ValueError(
+            f"{name} must be a sequence of item ids, not a single string; got {_show(ranking)} "
+            "(write list('ABCDE') or ['A', 'B', ...])"
+        )
+    if isinstance(ranking, (set, frozenset, Mapping)):
+        raise ValueError(f"{name} must be ordered (a list or tuple), not a {type(ranking).__name__}")
+    if isinstance(ranking, np.ndarray):
+        if ranking.ndim != 1:
+            raise ValueError(f"{name} must be 1-D (one query); got an array of shape {ranking.shape}")
+        items = ranking.tolist()
+    else:
+        try:
+            items = list(ranking)
+        except TypeError:
+            raise ValueError(f"{name} must be a sequence of item ids; got {_show(ranking)}") from None
+    if not items:
+        raise ValueError(f"{name} is empty; a ranking needs at least one item")
+    seen: dict[Hashable, int] = {}
+    for position, item in enumerate(items, start=1):
+        try:
+            first = seen.setdefault(item, position)
+        except TypeError:
+            raise ValueError(f"{name} contains an unhashable id {_show(item)} at rank {position}") from None
+        if first != position:
+            raise ValueError(
+                f"{name} contains the id {_show(item)} twice (ranks {first} and {position}); "
+                "each item may appear once"
+            )
+    return items
+
+
+def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, float]:
+    """Judgements: a set/list of relevant ids (grade 1) or a mapping {id: grade}.
+
+    Grades may be negative (TREC's -1); they are judged non-relevant.
+    """
+    if isinstance(relevant, (str, bytes)):
+        raise ValueError(
+            f"{name} must be a collection of ids or a mapping {{id: grade}}, not a string; got {_show(relevant)}"
+        )
+    if isinstance(relevant, Mapping):
+        judged: dict[Hashable, float] = {}
+        for item, grade in relevant.items():
+            if isinstance(grade, (bool, np.bool_)):
+                grade = float(grade)
+            if not isinstance(grade, numbers.Real):
+                raise ValueError(f"{name}[{item!r}] must be a number; got {_show(grade)}")
+            if not np.isfinite(grade):
+                raise ValueError(f"{name}[{item!r}] must be finite; got {grade!r}")
+            judged[item] = float(grade)
+        return judged
+    try:
+        items = list(relevant)
+    except TypeError:
+        raise ValueError(
+            f"{name} must be a collection of ids or a mapping {{id: grade}}; got {_show(relevant)}"
+        ) from None
+    try:
+        return {item: 1.0 for item in items}
+    except TypeError:
+        raise ValueError(f"{name} contains an unhashable id; got {_show(relevant)}") from None
+
+
+def check_ratings(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two 1-D arrays of finite numbers, of the same non-zero length."""
+    arrays = []
+    for name, value in (("y_true", y_true), ("y_pred", y_pred)):
+        array = _to_float_array(value, name)
+        if array.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got an array of shape {array.shape}")
+        if array.size == 0:
+            raise ValueError(f"{name} is empty; got {_show(value)}")
+        _check_finite(array, name, value)
+        arrays.append(array)
+    if arrays[0].size != arrays[1].size:
+        raise ValueError(
+            f"y_true and y_pred must have the same length; got {arrays[0].size} and {arrays[1].size}"
+        )
+    return arrays[0], arrays[1]

@@ -1,0 +1,244 @@
+"""Metrics that ask *where* the relevant items are: RR, MR, AP and their means."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import _validation as v
+from ._conventions import cutoff, is_relevant
+from ._queries import prepare
+
+
+def reciprocal_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Reciprocal rank (RR): 1 / (rank of the first relevant item).
+
+    Only the first hit counts: [A..E] with {B, D} and with {B} both give 0.5.
+    0.0 when no relevant item is in the top k (trec_eval's ``recip_rank``).
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+    k : positive int or None
+        Cutoff; ``None`` uses the whole list.
+    relevant : set, list or mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    mean_reciprocal_rank, mean_rank
+
+    References
+    ----------
+    Voorhees, "The TREC-8 Question Answering Track Report", TREC 1999.
+
+    Examples
+    --------
+    >>> reciprocal_rank([0, 1, 0, 1, 0])
+    0.5
+    >>> reciprocal_rank(list("XYZW"), relevant={"Z"})
+    0.3333333333333333
+    >>> reciprocal_rank([0, 0, 0])
+    0.0
+    """
+    k = v.check_k(k)
+    queries = prepare(x, relevant=relevant)
+    top, _ = cutoff(queries.grades, k)
+    hits = is_relevant(top)
+    first = np.argmax(hits, axis=1)  # 0-based position of the first hit
+    rr = np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
+    return queries.finish(rr)
+
+
+def mean_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Mean rank (MR): the average 1-based rank of the relevant items in the top k.
+
+    Lower is better. When the list holds no relevant item the result is
+    ``nan``, on purpose: 0 would read as a perfect score for a
+    lower-is-better metric, and any other number would be made up.
+    Unretrieved relevant items are not counted (they have no rank).
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch (``nan`` for a query without hits).
+
+    See Also
+    --------
+    reciprocal_rank
+
+    References
+    ----------
+    Bordes et al., "Translating Embeddings for Modeling Multi-relational Data", NeurIPS 2013
+    (mean rank as an evaluation measure).
+
+    Examples
+    --------
+    >>> mean_rank(list("ABCDE"), relevant={"B", "D"})  # (2 + 4) / 2
+    3.0
+    >>> mean_rank([0, 0, 0])
+    nan
+    """
+    k = v.check_k(k)
+    queries = prepare(x, relevant=relevant)
+    top, _ = cutoff(queries.grades, k)
+    hits = is_relevant(top)
+    ranks = np.arange(1, top.shape[1] + 1, dtype=float)
+    count = hits.sum(axis=1)
+    total = (hits * ranks).sum(axis=1)
+    mean = np.full(count.shape, np.nan)
+    np.divide(total, count, out=mean, where=count > 0)
+    return queries.finish(mean)
+
+
+def average_precision(
+    x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None
+) -> float | np.ndarray:
+    """Average precision (AP): the sum of Precision@i at each relevant rank i, over R.
+
+    R is the number of relevant items in total (trec_eval's ``map``), so a
+    relevant item that was never retrieved adds 0 to the sum but 1 to R. In
+    the grades form R defaults to the relevant grades in the list; pass
+    ``n_relevant`` when there are more. With item ids R counts every judged
+    relevant item. A query with R = 0 scores 0.
+
+    Some code divides by the relevant items *found* instead (the NDCG/MAP
+    article's code, scikit-learn's ``average_precision_score`` on a row): that
+    equals this function with ``n_relevant`` left at its default.
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`reciprocal_rank`. With ``k``, only ranks 1..k contribute.
+    n_relevant : int or one int per query, optional
+        R, the relevant items in total (grades form only).
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    mean_average_precision, precision
+
+    References
+    ----------
+    Buckley & Voorhees, "Evaluating evaluation measure stability", SIGIR 2000;
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.
+
+    Examples
+    --------
+    >>> round(average_precision([1, 0, 1, 0, 1]), 4)  # (1 + 2/3 + 3/5) / 3
+    0.7556
+    >>> round(average_precision([1, 0, 1, 0, 1], n_relevant=4), 4)  # one more relevant, unretrieved
+    0.5667
+    """
+    k = v.check_k(k)
+    queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
+    top, _ = cutoff(queries.grades, k)
+    hits = is_relevant(top)
+    ranks = np.arange(1, top.shape[1] + 1, dtype=float)
+    precision_at_hits = np.cumsum(hits, axis=1) / ranks * hits
+    total = precision_at_hits.sum(axis=1)
+    ap = np.zeros_like(total)
+    np.divide(total, queries.n_relevant, out=ap, where=queries.n_relevant > 0)
+    return queries.finish(ap)
+
+
+def _mean_over_queries(
+    metric: Callable[..., float], queries: Any, k: Any, per_query: dict[str, Any]
+) -> float:
+    if isinstance(queries, (str, bytes)) or not hasattr(queries, "__len__"):
+        raise ValueError(f"queries must be a list of rankings, one per query; got {v._show(queries)}")
+    rows = list(queries)
+    if not rows:
+        raise ValueError("queries is empty; give at least one ranking")
+    for name, values in per_query.items():
+        if values is not None and (isinstance(values, (str, bytes, set, dict)) or len(values) != len(rows)):
+            raise ValueError(
+                f"{name} must give one entry per query ({len(rows)} queries); got {v._show(values)}"
+            )
+    scores = []
+    for i, row in enumerate(rows):
+        kwargs = {name: values[i] for name, values in per_query.items() if values is not None}
+        if isinstance(row, np.ndarray) and row.ndim != 1 or (
+            isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray))
+        ):
+            raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v._show(row)}")
+        scores.append(metric(row, k, **kwargs))
+    return float(np.mean(scores))
+
+
+def mean_average_precision(
+    queries: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None
+) -> float:
+    """Mean average precision (MAP): the mean of :func:`average_precision` over queries.
+
+    Parameters
+    ----------
+    queries : list of rankings
+        Each a list of grades in ranked order, or of item ids (then pass ``relevant``).
+        The rankings may have different lengths.
+    k : positive int or None
+        Cutoff applied to every query.
+    n_relevant : list, optional
+        R for each query (grades form).
+    relevant : list, optional
+        Judgements for each query (item ids form).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    average_precision
+
+    Examples
+    --------
+    >>> queries = [[1, 0, 1, 0, 1], [0, 1, 0, 1, 0], [1, 1, 0, 0, 0]]
+    >>> round(mean_average_precision(queries), 4)  # (0.7556 + 0.5 + 1.0) / 3
+    0.7519
+    """
+    return _mean_over_queries(
+        average_precision, queries, k, {"n_relevant": n_relevant, "relevant": relevant}
+    )
+
+
+def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = None) -> float:
+    """Mean reciprocal rank (MRR): the mean of :func:`reciprocal_rank` over queries.
+
+    Parameters
+    ----------
+    queries : list of rankings
+        As in :func:`mean_average_precision`.
+    k : positive int or None
+        Cutoff applied to every query.
+    relevant : list, optional
+        Judgements for each query (item ids form).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    reciprocal_rank
+
+    Examples
+    --------
+    >>> queries = [[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0]]
+    >>> round(mean_reciprocal_rank(queries), 4)  # (1 + 1/3 + 1/2) / 3
+    0.6111
+    """
+    return _mean_over_queries(reciprocal_rank, queries, k, {"relevant": relevant})
