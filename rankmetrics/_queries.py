@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -23,9 +24,17 @@ from ._conventions import is_relevant
 @dataclass(frozen=True)
 class Queries:
     grades: np.ndarray  # (n_queries, n_ranks) non-negative grades in ranked order
-    n_relevant: np.ndarray  # (n_queries,) relevant items in total, listed or not
-    ideal: list[np.ndarray]  # per query: every judged grade (for the ideal DCG)
+    explicit_n_relevant: np.ndarray | None  # (n_queries,) given or judged; None: count the list
+    ideal: np.ndarray  # (n_queries, m) every judged grade per query, zero-padded, any order
     single: bool  # True when the caller passed one query
+
+    @cached_property
+    def n_relevant(self) -> np.ndarray:
+        """Relevant items in total per query, listed or not (the recall/AP denominator)."""
+        if self.explicit_n_relevant is not None:
+            return self.explicit_n_relevant
+        # Counted only when a metric needs it: a full pass over a large batch costs time.
+        return np.count_nonzero(is_relevant(self.grades), axis=1).astype(float)
 
     def finish(self, values: np.ndarray) -> float | np.ndarray:
         """A plain float for one query, a 1-D float array for a batch."""
@@ -60,18 +69,25 @@ def prepare(
                     f"every judged item in relevant; got {name}={v._show(value)}"
                 )
         grades, all_grades, count = from_ids(x, relevant)
-        return Queries(grades[None, :], np.array([float(count)]), [all_grades], single=True)
+        return Queries(grades[None, :], np.array([float(count)]), all_grades[None, :], single=True)
 
     grades = v.check_grades(x, "x")
     single = grades.ndim == 1
     grades = np.atleast_2d(grades)
-    present = np.count_nonzero(is_relevant(grades), axis=1).astype(float)
-    counts = present if n_relevant is None else v.check_n_relevant(n_relevant, present)
-    if ideal is None:
-        ideals = list(grades)
-    else:
-        ideals = _check_ideal(ideal, grades, single)
+    counts = None
+    if n_relevant is not None:
+        present = np.count_nonzero(is_relevant(grades), axis=1).astype(float)
+        counts = v.check_n_relevant(n_relevant, present)
+    # Default ideal: the listed grades themselves (no copy; ndcg only reads them).
+    ideals = grades if ideal is None else _pad(_check_ideal(ideal, grades, single))
     return Queries(grades, counts, ideals, single)
+
+
+def _pad(rows: list[np.ndarray]) -> np.ndarray:
+    out = np.zeros((len(rows), max(row.size for row in rows)))
+    for i, row in enumerate(rows):
+        out[i, : row.size] = row
+    return out
 
 
 def _check_ideal(ideal: Any, grades: np.ndarray, single: bool) -> list[np.ndarray]:

@@ -43,6 +43,8 @@ def _to_float_array(value: Any, name: str) -> np.ndarray:
         )
     if array.dtype.kind == "b":
         return array.astype(float)
+    if array.dtype == np.float64:
+        return array  # no copy: a large batch is read, never written
     if array.dtype.kind not in "iuf":
         bad = _first_non_numeric(array)
         raise ValueError(
@@ -71,7 +73,7 @@ def _first_non_numeric(array: np.ndarray) -> Any:
 def _check_finite(array: np.ndarray, name: str, original: Any) -> None:
     if not np.all(np.isfinite(array)):
         bad = array[~np.isfinite(array)].ravel()[0]
-        raise ValueError(f"{name} must be finite numbers; found {bad!r} in {_show(original)}")
+        raise ValueError(f"{name} must be finite numbers; found {float(bad)!r} in {_show(original)}")
 
 
 def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True) -> np.ndarray:
@@ -90,13 +92,15 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True) -> np.nda
         raise ValueError(f"{name} must be {allowed}; got an array of shape {array.shape}")
     if array.size == 0:
         raise ValueError(f"{name} is empty; a ranking needs at least one item; got {_show(x)}")
-    _check_finite(array, name, x)
-    if np.any(array < 0):
+    # Fast path for large batches: one comparison pass catches negatives and NaN,
+    # the maximum catches +inf; the precise message is only built on failure.
+    if not ((array >= 0).all() and np.isfinite(array.max())):
+        _check_finite(array, name, x)
         bad = array[array < 0].ravel()[0]
         raise ValueError(
             f"{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
             f"in {_show(x)}. (TREC's -1 'judged non-relevant' is accepted in the "
-            "ranking + relevant={{id: grade}} form, where it counts as non-relevant.)"
+            "ranking + relevant={id: grade} form, where it counts as non-relevant.)"
         )
     return array
 

@@ -16,6 +16,16 @@ def _dcg_rows(grades: np.ndarray, gain: str) -> np.ndarray:
     return (gain_values(grades, gain) / discounts(grades.shape[1])).sum(axis=1)
 
 
+def _top_grades(grades: np.ndarray, depth: int) -> np.ndarray:
+    """The `depth` largest grades of each row, high to low: the ideal ordering cut at k.
+
+    Partitioning first keeps this O(n) per row instead of a full sort.
+    """
+    if depth < grades.shape[1]:
+        grades = -np.partition(-grades, depth - 1, axis=1)[:, :depth]
+    return -np.sort(-grades, axis=1)
+
+
 def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = None) -> float | np.ndarray:
     """Discounted cumulative gain: sum of gain(grade_i) / log2(i + 1) over ranks i <= k.
 
@@ -121,12 +131,7 @@ def ndcg(
     queries = prepare(x, relevant=relevant, ideal=ideal)
     top, depth = cutoff(queries.grades, k)
     actual = _dcg_rows(top, gain)
-    width = max(depth, max(row.size for row in queries.ideal))
-    ideal_rows = np.zeros((len(queries.ideal), width))
-    for i, row in enumerate(queries.ideal):
-        ideal_rows[i, : row.size] = row
-    best = -np.sort(-ideal_rows, axis=1)[:, :depth]
-    best_dcg = _dcg_rows(best, gain)
+    best_dcg = _dcg_rows(_top_grades(queries.ideal, depth), gain)
     out = np.zeros_like(actual)
     np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
     return queries.finish(out)
