@@ -46,7 +46,7 @@ def _to_float_array(value: Any, name: str) -> np.ndarray:
     if array.dtype == np.float64:
         return array  # no copy: a large batch is read, never written
     if array.dtype.kind not in "iuf":
-        bad = _first_non_numeric(array)
+        bad = _first_non_numeric(value)
         raise ValueError(
             f"{name} must contain only numbers (or True/False); found {_show(bad)} in {_show(value)}"
         )
@@ -61,13 +61,12 @@ def _is_ragged(value: Any) -> bool:
     return len(lengths) > 1
 
 
-def _first_non_numeric(array: np.ndarray) -> Any:
-    for item in array.ravel():
-        if isinstance(item, (bool, np.bool_)):
-            continue
-        if not isinstance(item, numbers.Real):
+def _first_non_numeric(value: Any) -> Any:
+    # Look at the original items: numpy turns [1, "a"] into strings throughout.
+    for item in np.asarray(value, dtype=object).ravel():
+        if not isinstance(item, (bool, np.bool_, numbers.Real)):
             return item
-    return array.ravel()[0] if array.size else array
+    return value
 
 
 def _check_finite(array: np.ndarray, name: str, original: Any) -> None:
@@ -219,6 +218,11 @@ def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, floa
         return {item: 1.0 for item in items}
     except TypeError:
         raise ValueError(f"{name} contains an unhashable id; got {_show(relevant)}") from None
+
+
+def in_query(error: ValueError, index: int) -> ValueError:
+    """The same message, prefixed with the query it concerns (for the mean_* functions)."""
+    return ValueError(f"queries[{index}]: {error}")
 
 
 def check_ratings(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:

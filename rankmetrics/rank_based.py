@@ -155,6 +155,13 @@ def average_precision(
     return queries.finish(ap)
 
 
+def _length(values: Any) -> int | None:
+    try:
+        return len(values)
+    except TypeError:  # a number, or a 0-d array
+        return None
+
+
 def _mean_over_queries(
     metric: Callable[..., float], queries: Any, k: Any, per_query: dict[str, Any]
 ) -> float:
@@ -163,8 +170,11 @@ def _mean_over_queries(
     rows = list(queries)
     if not rows:
         raise ValueError("queries is empty; give at least one ranking")
+    k = v.check_k(k)
     for name, values in per_query.items():
-        if values is not None and (isinstance(values, (str, bytes, set, dict)) or len(values) != len(rows)):
+        if values is not None and (
+            isinstance(values, (str, bytes, set, frozenset, dict)) or _length(values) != len(rows)
+        ):
             raise ValueError(
                 f"{name} must give one entry per query ({len(rows)} queries); got {v._show(values)}"
             )
@@ -175,7 +185,10 @@ def _mean_over_queries(
             isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray))
         ):
             raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v._show(row)}")
-        scores.append(metric(row, k, **kwargs))
+        try:
+            scores.append(metric(row, k, **kwargs))
+        except ValueError as error:
+            raise v.in_query(error, i) from None
     return float(np.mean(scores))
 
 
