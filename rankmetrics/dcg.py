@@ -166,4 +166,7 @@ def ndcg(
     best_dcg = _ideal_dcg(queries.ideal, depth, gain)
     out = np.zeros_like(actual)
     np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
+    # The ideal DCG is summed in another order than the DCG, so a perfect ranking
+    # could show as 0.9999999999999998; a DCG equal to its ideal up to rounding is 1.
+    out[(best_dcg > 0) & np.isclose(actual, best_dcg, rtol=1e-12, atol=0.0)] = 1.0
     return queries.finish(out)
