@@ -173,7 +173,7 @@ def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
         except TypeError:
             raise ValueError(f"{name} must be a sequence of item ids; got {_show(ranking)}") from None
     if not items:
-        raise ValueError(f"{name} is empty; a ranking needs at least one item")
+        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {_show(ranking)}")
     seen: dict[Hashable, int] = {}
     for position, item in enumerate(items, start=1):
         try:
