@@ -18,6 +18,20 @@ import numpy as np
 
 GAINS = ("linear", "exponential", "binary")
 
+# Where nDCG's ideal ranking comes from. "judged": every judged item, retrieved
+# or not (trec_eval, pytrec_eval, ir_measures, ranx). "listed": only the items
+# in the list being scored (scikit-learn's ndcg_score, torchmetrics), which
+# ignores relevant items the system never returned.
+IDEAL_SOURCES = ("judged", "listed")
+
+# What average precision divides by. "all_relevant": every relevant item,
+# retrieved or not (trec_eval's map and map_cut_k, ranx, ir_measures).
+# "min_k_relevant": min(k, R), so that a perfect top k scores 1 even when
+# R > k (ml_metrics' apk, RecBole's MAP@k). "retrieved_relevant": the relevant
+# items inside the top k (torchmetrics' retrieval_average_precision;
+# scikit-learn's average_precision_score when given one row of retrieved items).
+AP_DENOMINATORS = ("all_relevant", "min_k_relevant", "retrieved_relevant")
+
 
 def is_relevant(grades: np.ndarray) -> np.ndarray:
     """Boolean mask of the relevant positions (grade > 0)."""
@@ -34,6 +48,22 @@ def gain_values(grades: np.ndarray, gain: str) -> np.ndarray:
     if gain == "binary":
         return (grades > 0).astype(float)
     raise AssertionError(f"unchecked gain {gain!r}")  # validation happens before
+
+
+def ap_denominator(
+    n_relevant: np.ndarray | None, hits_in_top: np.ndarray, depth: int, denominator: str
+) -> np.ndarray:
+    """The divisor of average precision per query, under the named convention.
+
+    ``n_relevant`` (R per query) may be None for "retrieved_relevant", which does not need it.
+    """
+    if denominator == "all_relevant":
+        return n_relevant
+    if denominator == "min_k_relevant":
+        return np.minimum(n_relevant, float(depth))
+    if denominator == "retrieved_relevant":
+        return hits_in_top
+    raise AssertionError(f"unchecked denominator {denominator!r}")  # validation happens before
 
 
 def discounts(n: int) -> np.ndarray:

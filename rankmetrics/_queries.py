@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import _validation as v
-from ._conventions import is_relevant
+from ._conventions import IDEAL_SOURCES, is_relevant
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,16 @@ def prepare(
     n_relevant: Any = None,
     ideal: Any = None,
 ) -> Queries:
-    """Validate one call's inputs and resolve the conventions that depend on the form."""
+    """Validate one call's inputs and resolve the conventions that depend on the form.
+
+    ``ideal`` may also name where the ideal ranking comes from: ``"judged"``
+    (every judged item; the default with item ids) or ``"listed"`` (only the
+    listed items; the default for grades).
+    """
+    source = None
+    if isinstance(ideal, str):
+        source = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
+        ideal = None
     if relevant is not None:
         for name, value in (("n_relevant", n_relevant), ("ideal", ideal)):
             if value is not None:
@@ -67,9 +76,17 @@ def prepare(
                     f"{name} cannot be combined with relevant=...: with item ids the "
                     f"{'denominator' if name == 'n_relevant' else 'ideal ranking'} comes from "
                     f"every judged item in relevant; got {name}={v._show(value)}"
+                    + ("" if name == "n_relevant" else " (ideal='listed' uses only the listed items)")
                 )
         grades, all_grades, count = from_ids(x, relevant)
-        return Queries(grades[None, :], np.array([float(count)]), all_grades[None, :], single=True)
+        best = grades if source == "listed" else all_grades
+        return Queries(grades[None, :], np.array([float(count)]), best[None, :], single=True)
+    if source == "judged":
+        raise ValueError(
+            "ideal='judged' needs the judgements: pass the item ids with relevant={id: grade}, or "
+            "the grades of every judged item as ideal=[...]; with grades alone only ideal='listed' "
+            "is possible"
+        )
 
     grades = v.check_grades(x, "x")
     single = grades.ndim == 1

@@ -123,7 +123,10 @@ def ndcg(
     - grades form, ``ideal=[...]``: pass the grades of all judged items,
       including relevant ones that were not retrieved;
     - item ids with ``relevant``: the ideal uses every judged item
-      (trec_eval's ``ndcg_cut_k``, "NDCG-global").
+      (trec_eval's ``ndcg_cut_k``, "NDCG-global");
+    - item ids with ``relevant`` and ``ideal="listed"``: only the listed
+      items' grades, as scikit-learn and torchmetrics compute it when given
+      just the retrieved items.
 
     0.0 when the ideal DCG is 0 (no relevant item at all), as in trec_eval.
 
@@ -131,8 +134,12 @@ def ndcg(
     ----------
     x, k, gain, relevant
         As in :func:`dcg`.
-    ideal : sequence of grades, or one sequence per query for a batch, optional
-        The grades of every judged item, in any order (grades form only).
+    ideal : {"judged", "listed"}, sequence of grades, or one sequence per query, optional
+        Where the ideal ranking comes from. ``"judged"``: every judged item
+        (the default with item ids; trec_eval, pytrec_eval, ir_measures,
+        ranx). ``"listed"``: only the listed items (the default for grades;
+        scikit-learn, torchmetrics). A sequence: the grades of every judged
+        item, in any order (grades form only).
 
     Returns
     -------
@@ -157,6 +164,12 @@ def ndcg(
     0.7366
     >>> round(ndcg([3, 2, 3, 0, 1], gain="exponential"), 4)
     0.9575
+    >>> judged = {"d1": 3, "d3": 3, "d4": 2, "d6": 1}  # d6 was never retrieved
+    >>> ranking = ["d1", "d2", "d3", "d4", "d5"]
+    >>> round(ndcg(ranking, k=5, relevant=judged), 4)  # ideal 3, 3, 2, 1 (trec_eval)
+    0.8479
+    >>> round(ndcg(ranking, k=5, relevant=judged, ideal="listed"), 4)  # ideal 3, 3, 2 (scikit-learn)
+    0.9098
     """
     k = v.check_k(k)
     gain = v.check_gain(gain, GAINS)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from . import _validation as v
-from ._conventions import cutoff, is_relevant
+from ._conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from ._queries import prepare
 
 
@@ -102,7 +103,12 @@ def mean_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | 
 
 
 def average_precision(
-    x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None
+    x: Any,
+    k: int | None = None,
+    *,
+    n_relevant: Any = None,
+    relevant: Any = None,
+    denominator: str = "all_relevant",
 ) -> float | np.ndarray:
     """Average precision (AP): the sum of Precision@i at each relevant rank i, over R.
 
@@ -112,9 +118,10 @@ def average_precision(
     ``n_relevant`` when there are more. With item ids R counts every judged
     relevant item. A query with R = 0 scores 0.
 
-    Some code divides by the relevant items *found* instead (the NDCG/MAP
-    article's code, scikit-learn's ``average_precision_score`` on a row): that
-    equals this function with ``n_relevant`` left at its default.
+    Other code divides by something else; ``denominator`` names the choice.
+    Dividing by the relevant items *found* (the NDCG/MAP article's code,
+    scikit-learn's ``average_precision_score`` on a row) equals, in the grades
+    form, leaving ``n_relevant`` at its default.
 
     Parameters
     ----------
@@ -122,6 +129,13 @@ def average_precision(
         As in :func:`reciprocal_rank`. With ``k``, only ranks 1..k contribute.
     n_relevant : int or one int per query, optional
         R, the relevant items in total (grades form only).
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
+        ``"all_relevant"`` (default): R (trec_eval's ``map`` and
+        ``map_cut_k``, ranx, ir_measures). ``"min_k_relevant"``: min(k, R),
+        so a perfect top k scores 1 even when R > k (ml_metrics' ``apk``,
+        RecBole's ``MAP@k``). ``"retrieved_relevant"``: the relevant items in
+        the top k (torchmetrics' ``retrieval_average_precision``,
+        scikit-learn's ``average_precision_score`` given the retrieved items).
 
     Returns
     -------
@@ -142,16 +156,32 @@ def average_precision(
     0.7556
     >>> round(average_precision([1, 0, 1, 0, 1], n_relevant=4), 4)  # one more relevant, unretrieved
     0.5667
+    >>> judged = {"d1": 3, "d3": 3, "d4": 2, "d6": 1}  # d6 was never retrieved
+    >>> ranking = ["d1", "d2", "d3", "d4", "d5"]
+    >>> round(average_precision(ranking, relevant=judged), 4)  # (1 + 2/3 + 3/4) / 4
+    0.6042
+    >>> round(average_precision(ranking, relevant=judged, denominator="retrieved_relevant"), 4)  # ... / 3
+    0.8056
+    >>> round(average_precision([1, 1, 0], k=2, n_relevant=5, denominator="min_k_relevant"), 4)
+    1.0
     """
     k = v.check_k(k)
+    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
     queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
-    top, _ = cutoff(queries.grades, k)
+    top, depth = cutoff(queries.grades, k)
     hits = is_relevant(top)
     ranks = np.arange(1, top.shape[1] + 1, dtype=float)
-    precision_at_hits = np.cumsum(hits, axis=1) / ranks * hits
+    found = np.cumsum(hits, axis=1)
+    precision_at_hits = found / ranks * hits
     total = precision_at_hits.sum(axis=1)
+    divisor = ap_denominator(
+        queries.n_relevant if denominator != "retrieved_relevant" else None,
+        found[:, -1].astype(float),
+        depth,
+        denominator,
+    )
     ap = np.zeros_like(total)
-    np.divide(total, queries.n_relevant, out=ap, where=queries.n_relevant > 0)
+    np.divide(total, divisor, out=ap, where=divisor > 0)
     return queries.finish(ap)
 
 
@@ -193,7 +223,12 @@ def _mean_over_queries(
 
 
 def mean_average_precision(
-    queries: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None
+    queries: Any,
+    k: int | None = None,
+    *,
+    n_relevant: Any = None,
+    relevant: Any = None,
+    denominator: str = "all_relevant",
 ) -> float:
     """Mean average precision (MAP): the mean of :func:`average_precision` over queries.
 
@@ -208,6 +243,8 @@ def mean_average_precision(
         R for each query (grades form).
     relevant : list, optional
         Judgements for each query (item ids form).
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
+        What each query's AP divides by; see :func:`average_precision`.
 
     Returns
     -------
@@ -223,8 +260,12 @@ def mean_average_precision(
     >>> round(mean_average_precision(queries), 4)  # (0.7556 + 0.5 + 1.0) / 3
     0.7519
     """
+    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
     return _mean_over_queries(
-        average_precision, queries, k, {"n_relevant": n_relevant, "relevant": relevant}
+        partial(average_precision, denominator=denominator),
+        queries,
+        k,
+        {"n_relevant": n_relevant, "relevant": relevant},
     )
 
 
