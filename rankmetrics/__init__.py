@@ -15,7 +15,7 @@ from .rank_based import (
     reciprocal_rank,
 )
 from .rating import mae, mse, rmse
-from .set_based import f1, hit_rate, precision, recall
+from .set_based import f1, hit_rate, precision, r_precision, recall
 
 __version__ = "0.1.0"
 
@@ -32,6 +32,7 @@ __all__ = [
     "ndcg",
     "order_by_score",
     "precision",
+    "r_precision",
     "recall",
     "reciprocal_rank",
     "rmse",

@@ -146,6 +146,55 @@ def f1(
     return queries.finish(_safe_divide(2 * p * r, p + r))
 
 
+def r_precision(x: Any, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
+    """R-precision: Precision@R, where R is the number of relevant items of the query.
+
+    The cutoff adapts to each query, so a query with 2 relevant items is
+    judged on its top 2 and one with 50 on its top 50. At that cutoff
+    precision equals recall, which is why R-precision is also called the
+    break-even point. A list shorter than R counts the missing ranks as
+    non-relevant; a query with R = 0 scores 0 (trec_eval's ``Rprec``).
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+        Grades > 0 are relevant. With item ids, pass ``relevant`` too.
+    n_relevant : int or one int per query, optional
+        R, the relevant items in total (grades form only; default: the
+        relevant grades in the list).
+    relevant : set, list or mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids; R counts every judged relevant item.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    precision, recall
+
+    References
+    ----------
+    Buckley & Voorhees, "Retrieval evaluation with incomplete information", SIGIR 2004;
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.
+
+    Examples
+    --------
+    >>> r_precision(list("ABCDE"), relevant={"B", "D", "F", "G"})  # R = 4: B, D in the top 4
+    0.5
+    >>> r_precision([1, 0, 0, 1, 1], n_relevant=5)  # R = 5: 3 hits in the top 5
+    0.6
+    >>> r_precision([[1, 1, 0], [0, 0, 1]])  # R = 2 and R = 1, one per row
+    array([1., 0.])
+    """
+    queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
+    hits = is_relevant(queries.grades)
+    ranks = np.arange(1, hits.shape[1] + 1)
+    in_top_r = hits & (ranks[None, :] <= queries.n_relevant[:, None])
+    found = np.count_nonzero(in_top_r, axis=1).astype(float)
+    return queries.finish(_safe_divide(found, queries.n_relevant))
+
+
 def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
     """Hit rate@k (HR@k): 1.0 when at least one relevant item is in the top k, else 0.0.
 
