@@ -48,7 +48,7 @@ _MAX_LEVELS = 16  # beyond this many grade levels, sorting is cheaper than count
 
 def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
     """Per row, how many grades are >= 1, >= 2, ... >= top; None unless all grades are small integers."""
-    top = grades.max()
+    top = grades.max(initial=0.0)  # no judged item at all: an empty row
     if top > _MAX_LEVELS:
         return None
     reach = [np.count_nonzero(grades >= level, axis=1) for level in range(1, int(np.ceil(top)) + 1)]
