@@ -1,0 +1,592 @@
+"""Evaluate a run over many queries, with trec_eval's conventions by default.
+
+:func:`evaluate` turns judgements and a run (TREC files or dicts) into one
+padded grade array per metric family and hands it to the package's batch
+metrics, so every formula still lives in exactly one place. The conversion is
+array work after one pass over the input: query and document ids become
+integer codes once, a single sort orders every query's documents, and one
+sorted-key lookup finds each retrieved document's grade.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _validation as v
+from ._conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
+from .dcg import ndcg
+from .rank_based import average_precision, reciprocal_rank
+from .set_based import f1, hit_rate, precision, r_precision, recall
+from .trec import Table, qrels_table, run_table
+
+TIES = ("docno_descending", "input_order")
+MISSING = ("skip", "zero")
+
+# Counts are summed over queries in the summary (trec_eval's "all" line), not averaged.
+COUNTS = ("num_ret", "num_rel", "num_rel_ret")
+
+# trec_eval floors each AP at this value before taking the geometric mean (gm_map).
+_GM_FLOOR = 0.00001
+
+# Human names (with an optional @k) and the families they mean.
+_HUMAN = {
+    "ndcg": "ndcg",
+    "p": "precision",
+    "precision": "precision",
+    "r": "recall",
+    "recall": "recall",
+    "f1": "f1",
+    "map": "ap",
+    "ap": "ap",
+    "mrr": "rr",
+    "rr": "rr",
+    "hr": "hit_rate",
+    "hit_rate": "hit_rate",
+    "success": "hit_rate",
+    "r_precision": "r_precision",
+    "rprec": "r_precision",
+}
+# trec_eval's names with a cutoff suffix, e.g. P_5, ndcg_cut_10.
+_TREC_CUT = {"p": "precision", "recall": "recall", "ndcg_cut": "ndcg", "map_cut": "ap", "success": "hit_rate"}
+# trec_eval's names without a cutoff.
+_TREC_PLAIN = {
+    "map": "ap",
+    "ndcg": "ndcg",
+    "recip_rank": "rr",
+    "rprec": "r_precision",
+    "gm_map": "gm_map",
+    "num_ret": "num_ret",
+    "num_rel": "num_rel",
+    "num_rel_ret": "num_rel_ret",
+}
+_NEEDS_CUTOFF = {"precision", "recall", "f1", "hit_rate"}
+_NO_CUTOFF = {"r_precision", "gm_map", *COUNTS}
+_TREC_CUT_PATTERN = re.compile(r"^(p|recall|ndcg_cut|map_cut|success)_(\d+)$", re.IGNORECASE)
+
+KNOWN_METRICS = (
+    "ndcg, ndcg@k, p@k, recall@k, f1@k, map, map@k, mrr, mrr@k, hit_rate@k, r_precision "
+    "(also precision@k, r@k, ap, rr, hr@k, success@k, rprec); trec_eval's ndcg_cut_k, P_k, "
+    "recall_k, map_cut_k, success_k, map, gm_map, ndcg, recip_rank, Rprec, num_ret, num_rel, num_rel_ret"
+)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One requested metric: the name as written, the family it belongs to, and its cutoff."""
+
+    name: str
+    family: str
+    k: int | None
+
+    @property
+    def needs_whole_list(self) -> bool:
+        # num_ret and num_rel come from counts, not from the ranked list; every
+        # other metric without a cutoff (R-precision too) reads the whole list.
+        return self.k is None and self.family not in ("num_ret", "num_rel")
+
+
+def parse_metric(name: Any) -> Measure:
+    """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``).
+
+    Examples
+    --------
+    >>> parse_metric("ndcg@10")
+    Measure(name='ndcg@10', family='ndcg', k=10)
+    >>> parse_metric("P_5")
+    Measure(name='P_5', family='precision', k=5)
+    >>> parse_metric("Rprec")
+    Measure(name='Rprec', family='r_precision', k=None)
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a metric name must be a non-empty string; got {v._show(name)}")
+    text = name.strip()
+    lower = text.lower()
+    if "@" in lower:
+        base, _, cut = lower.partition("@")
+        family = _HUMAN.get(base)
+        if family is None or family in _NO_CUTOFF:
+            raise ValueError(f"unknown metric {name!r}; known: {KNOWN_METRICS}")
+        if not cut.isdigit() or int(cut) < 1:
+            raise ValueError(f"the cutoff in {name!r} must be a positive integer, as in {base}@10")
+        return Measure(text, family, int(cut))
+    match = _TREC_CUT_PATTERN.match(lower)
+    if match:
+        k = int(match.group(2))
+        if k < 1:
+            raise ValueError(f"the cutoff in {name!r} must be a positive integer")
+        return Measure(text, _TREC_CUT[match.group(1)], k)
+    family = _TREC_PLAIN.get(lower) or _HUMAN.get(lower)
+    if family is None:
+        raise ValueError(f"unknown metric {name!r}; known: {KNOWN_METRICS}")
+    if family in _NEEDS_CUTOFF:
+        raise ValueError(f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. P_10)")
+    return Measure(text, family, None)
+
+
+def parse_metrics(metrics: Any) -> list[Measure]:
+    """A list of :class:`Measure` from one name or a sequence of names; no name twice."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, Sequence) or isinstance(metrics, bytes) or not metrics:
+        raise ValueError(
+            f"metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
+            f"got {v._show(metrics)}"
+        )
+    measures = [parse_metric(name) for name in metrics]
+    names = [m.name for m in measures]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"metrics lists {name!r} twice")
+    return measures
+
+
+@dataclass(frozen=True, repr=False)
+class Evaluation:
+    """Per-query values and the summary of each metric, as :func:`evaluate` returns them.
+
+    Attributes
+    ----------
+    queries : tuple of str
+        The evaluated query ids, in trec_eval's order (sorted as text).
+    per_query : dict
+        ``{metric: 1-D array}``, one value per query, aligned with ``queries``.
+    summary : dict
+        ``{metric: float}``: trec_eval's ``all`` line. The mean over queries,
+        except the counts ``num_ret``, ``num_rel``, ``num_rel_ret`` (summed)
+        and ``gm_map`` (geometric mean of AP, each floored at 0.00001).
+    missing_queries : tuple of str
+        Judged queries the run does not contain: skipped (``missing="skip"``)
+        or scored 0 (``missing="zero"``).
+    unjudged_queries : tuple of str
+        Queries of the run without any judgement; ignored, as trec_eval does.
+    conventions : dict
+        The convention arguments that produced the numbers.
+    """
+
+    queries: tuple[str, ...]
+    per_query: dict[str, np.ndarray]
+    summary: dict[str, float]
+    missing_queries: tuple[str, ...] = ()
+    unjudged_queries: tuple[str, ...] = ()
+    conventions: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metric names, as they were asked for."""
+        return tuple(self.per_query)
+
+    def __len__(self) -> int:
+        return len(self.queries)
+
+    def value(self, metric: str, qid: Any) -> float:
+        """One query's value of one metric."""
+        if metric not in self.per_query:
+            raise ValueError(f"metric {metric!r} was not evaluated; the metrics are {list(self.metrics)}")
+        try:
+            index = self.queries.index(str(qid))
+        except ValueError:
+            raise ValueError(f"query {str(qid)!r} was not evaluated") from None
+        return _plain(metric, self.per_query[metric][index])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python data: per-query values, the summary, and the conventions used.
+
+        Counts are ``int``, every other value a ``float``.
+        """
+        return {
+            "per_query": {
+                qid: {m: _plain(m, values[i]) for m, values in self.per_query.items()}
+                for i, qid in enumerate(self.queries)
+            },
+            "summary": {m: _plain(m, value) for m, value in self.summary.items()},
+            "conventions": dict(self.conventions),
+        }
+
+    def to_trec_eval(self) -> str:
+        """The values in trec_eval's ``-q`` text format: ``measure <TAB> qid|all <TAB> value``."""
+        lines = []
+        for i, qid in enumerate(self.queries):
+            for metric, values in self.per_query.items():
+                lines.append(_trec_line(metric, qid, values[i]))
+        for metric, value in self.summary.items():
+            lines.append(_trec_line(metric, "all", value))
+        return "\n".join(lines) + "\n"
+
+    def _rows(self, limit: int) -> list[tuple[str, list[str]]]:
+        n = len(self.queries)
+        shown = range(n) if n <= limit else [*range(limit - limit // 3), *range(n - limit // 3, n)]
+        rows, previous = [], -1
+        for i in shown:
+            if i != previous + 1:
+                rows.append(("…", ["…"] * len(self.per_query)))
+            rows.append((self.queries[i], [_cell(m, vals[i]) for m, vals in self.per_query.items()]))
+            previous = i
+        return rows
+
+    def _caption(self) -> str:
+        c = self.conventions
+        text = (
+            f"{len(self.queries)} queries; relevance_level={c.get('relevance_level')}, "
+            f"ties={c.get('ties')}, missing={c.get('missing')}"
+        )
+        if self.missing_queries:
+            verb = "skipped" if c.get("missing") == "skip" else "scored 0"
+            text += f"; {len(self.missing_queries)} judged queries absent from the run ({verb})"
+        return text
+
+    def __str__(self) -> str:
+        header = ["query", *self.per_query]
+        body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
+        body.append(["all", *(_cell(m, self.summary[m]) for m in self.per_query)])
+        widths = [max(len(row[j]) for row in [header, *body]) for j in range(len(header))]
+        fmt = lambda row: "  ".join(  # noqa: E731
+            cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
+        )
+        rule = "-" * len(fmt(header))
+        return "\n".join([fmt(header), rule, *map(fmt, body[:-1]), rule, fmt(body[-1]), self._caption()])
+
+    def __repr__(self) -> str:
+        return f"<Evaluation: {len(self.queries)} queries, metrics {list(self.metrics)}>"
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        head = "".join(f"<th>{esc(m)}</th>" for m in self.per_query)
+        rows = "".join(
+            f"<tr><th>{esc(qid)}</th>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>"
+            for qid, cells in self._rows(limit=20)
+        )
+        total = "".join(f"<td><b>{esc(_cell(m, self.summary[m]))}</b></td>" for m in self.per_query)
+        return (
+            '<table class="rankmetrics-evaluation">'
+            f"<caption>{esc(self._caption())}</caption>"
+            f"<thead><tr><th>query</th>{head}</tr></thead>"
+            f"<tbody>{rows}<tr><th>all</th>{total}</tr></tbody></table>"
+        )
+
+
+def _is_count(metric: str) -> bool:
+    return metric.lower() in COUNTS
+
+
+def _plain(metric: str, value: Any) -> int | float:
+    return int(value) if _is_count(metric) else float(value)
+
+
+def _cell(metric: str, value: Any) -> str:
+    return f"{int(value)}" if _is_count(metric) else f"{float(value):.4f}"
+
+
+def _trec_line(metric: str, qid: str, value: Any) -> str:
+    return f"{metric:<22}\t{qid}\t{_cell(metric, value)}"
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """Every evaluated query's retrieved documents in ranked order, as padded arrays."""
+
+    queries: np.ndarray  # (n,) query ids
+    grades: np.ndarray  # (n, width) raw grades in ranked order; 0 where unjudged or padding
+    judged: np.ndarray  # (n, width) True where the retrieved document has a judgement
+    n_retrieved: np.ndarray  # (n,) documents retrieved per query (before any width cut)
+    judged_rows: np.ndarray  # query row of each judgement of an evaluated query
+    judged_grades: np.ndarray  # the grade of each of those judgements
+    missing: tuple[str, ...]
+    unjudged: tuple[str, ...]
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    metrics: Any,
+    *,
+    relevance_level: float = 1,
+    missing: str = "skip",
+    ties: str = "docno_descending",
+    gain: str = "linear",
+    ideal: str = "judged",
+    denominator: str = "all_relevant",
+) -> Evaluation:
+    """Score a run on every judged query, the way trec_eval does unless told otherwise.
+
+    Each query's retrieved documents are ordered by score, highest first;
+    documents with equal scores are ordered by docno, descending (trec_eval's
+    rule; the run's rank column plays no part). Then each metric is computed
+    per query with the package's functions and summarised over queries.
+
+    Parameters
+    ----------
+    qrels : path, open file, or dict ``{qid: {docno: grade}}``
+        Judgements, as :func:`read_qrels` reads them.
+    run : path, open file, or dict ``{qid: {docno: score}}``
+        The system's results, as :func:`read_run` reads them.
+    metrics : str or list of str
+        Human names (``"ndcg@10"``, ``"p@5"``, ``"recall@100"``, ``"map"``,
+        ``"map@10"``, ``"mrr"``, ``"hit_rate@10"``, ``"f1@5"``,
+        ``"r_precision"``) or trec_eval's (``"ndcg_cut_10"``, ``"P_5"``,
+        ``"recall_100"``, ``"map_cut_10"``, ``"success_10"``, ``"map"``,
+        ``"gm_map"``, ``"ndcg"``, ``"recip_rank"``, ``"Rprec"``,
+        ``"num_ret"``, ``"num_rel"``, ``"num_rel_ret"``). Plain ``"ndcg"``
+        and ``"map"`` use the whole ranked list.
+    relevance_level : number, default 1
+        A document is relevant for the binary metrics (P, recall, AP, RR,
+        R-precision, hit rate, counts) when its grade is at least this
+        (trec_eval's ``-l``). nDCG ignores it and uses the raw grades, a
+        negative grade counting as 0.
+    missing : {"skip", "zero"}
+        Judged queries that the run does not contain: ``"skip"`` leaves them
+        out of the summary and warns, naming them (trec_eval's default);
+        ``"zero"`` scores them 0 on every metric (trec_eval's ``-c``).
+        Queries of the run without judgements are always ignored.
+    ties : {"docno_descending", "input_order"}
+        How documents with equal scores are ordered: by docno, descending, as
+        text (trec_eval), or as they appear in the run (a stable sort).
+    gain : {"linear", "exponential", "binary"}
+        nDCG's gain function; see :func:`ndcg`.
+    ideal : {"judged", "listed"}
+        nDCG's ideal ranking: from every judged document (trec_eval) or from
+        the retrieved ones only (scikit-learn); see :func:`ndcg`.
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
+        What AP divides by; see :func:`average_precision`. For ``map``
+        without a cutoff, ``"min_k_relevant"`` is the same as ``"all_relevant"``.
+
+    Returns
+    -------
+    Evaluation
+        ``per_query`` values, the ``summary`` (trec_eval's ``all``), the
+        missing and unjudged queries, and the conventions used. Shows as a
+        table in a notebook and in ``print``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric, a bad convention argument, or when no query
+        is both judged and in the run.
+
+    See Also
+    --------
+    read_qrels, read_run, compare
+
+    References
+    ----------
+    NIST, trec_eval (https://github.com/usnistgov/trec_eval): measure definitions in
+    ``m_*.c``, ordering in ``form_res_rels.c``.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d5": 0.7, "d4": 0.5}}
+    >>> result = evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"])
+    >>> result.summary["map"]  # q1: (1 + 2/3) / 2; q2: (1/2) / 1
+    0.6666666666666666
+    >>> result.per_query["p@2"].tolist()
+    [0.5, 0.5]
+    >>> print(result)
+    query     map     p@2  ndcg_cut_3
+    ---------------------------------
+    q1     0.8333  0.5000      0.9502
+    q2     0.5000  0.5000      0.6309
+    ---------------------------------
+    all    0.6667  0.5000      0.7906
+    2 queries; relevance_level=1, ties=docno_descending, missing=skip
+    """
+    measures = parse_metrics(metrics)
+    level = _check_level(relevance_level)
+    missing = v.check_choice(missing, "missing", MISSING)
+    ties = v.check_choice(ties, "ties", TIES)
+    gain = v.check_gain(gain, GAINS)
+    ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
+    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
+
+    uses_ndcg = any(m.family == "ndcg" for m in measures)
+    whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
+    deepest = max((m.k for m in measures if m.k is not None), default=1)
+    ranked = _rank(qrels_table(qrels), run_table(run), missing, ties, None if whole else deepest)
+    if ranked.missing and missing == "skip":
+        warnings.warn(
+            f"{len(ranked.missing)} judged quer{'y is' if len(ranked.missing) == 1 else 'ies are'} "
+            f"absent from the run and skipped: {_list(ranked.missing)}. "
+            "Pass missing='zero' to score them 0 (trec_eval -c).",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    n = ranked.queries.size
+    relevant = ranked.judged & (ranked.grades >= level)
+    binary = relevant.astype(float)
+    judged_relevant = ranked.judged_grades >= level
+    n_relevant = np.bincount(ranked.judged_rows, weights=judged_relevant, minlength=n).astype(float)
+    graded = np.clip(ranked.grades, 0.0, None)  # nDCG: raw grades, a negative one earns nothing
+    best = _ideal_rows(ranked, n) if uses_ndcg and ideal == "judged" else None
+
+    per_query: dict[str, np.ndarray] = {}
+    for m in measures:
+        per_query[m.name] = _compute(
+            m, binary, graded, best, n_relevant, ranked.n_retrieved, gain, denominator
+        )
+    summary = {m.name: _summarise(m, per_query[m.name]) for m in measures}
+    conventions = {
+        "relevance_level": level,
+        "missing": missing,
+        "ties": ties,
+        "gain": gain,
+        "ideal": ideal,
+        "denominator": denominator,
+    }
+    return Evaluation(
+        tuple(ranked.queries.tolist()),
+        per_query,
+        summary,
+        ranked.missing,
+        ranked.unjudged,
+        conventions,
+    )
+
+
+def _check_level(level: Any) -> float:
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
+        raise ValueError(f"relevance_level must be a finite number; got {v._show(level)}")
+    return int(level) if float(level).is_integer() else float(level)
+
+
+def _list(ids: Sequence[str], shown: int = 10) -> str:
+    text = ", ".join(ids[:shown])
+    return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
+
+
+def _rank(judged: Table, retrieved: Table, missing: str, ties: str, depth: int | None) -> _Ranked:
+    """Order every evaluated query's documents and look up their grades, with array operations."""
+    if len(judged) == 0:
+        raise ValueError("qrels holds no judgement at all")
+    n_judged = len(judged)
+    # Integer codes for query and document ids. np.unique sorts the text, so the
+    # codes keep the text order that trec_eval's tie rule (strcmp) relies on.
+    names, qcode = np.unique(np.concatenate([judged.qids, retrieved.qids]), return_inverse=True)
+    _, dcode = np.unique(np.concatenate([judged.docnos, retrieved.docnos]), return_inverse=True)
+    j_query, r_query = qcode[:n_judged], qcode[n_judged:]
+    j_doc, r_doc = dcode[:n_judged], dcode[n_judged:]
+    n_docs = int(dcode.max()) + 1
+
+    has_judgement = np.zeros(names.size, dtype=bool)
+    has_judgement[j_query] = True
+    in_run = np.zeros(names.size, dtype=bool)
+    in_run[r_query] = True
+    evaluated = has_judgement & in_run if missing == "skip" else has_judgement
+    if not evaluated.any():
+        raise ValueError(
+            "no query is both judged and in the run: the qrels judge "
+            f"{_list(names[has_judgement].tolist())}; the run has {_list(names[in_run].tolist()) or 'none'}"
+        )
+    row_of = np.full(names.size, -1)
+    row_of[evaluated] = np.arange(np.count_nonzero(evaluated))
+    n = int(np.count_nonzero(evaluated))
+
+    # The run's records of evaluated queries, in ranked order: one sort over all
+    # queries at once (query, then score descending, then the tie rule).
+    keep = row_of[r_query] >= 0
+    rows, docs, scores = row_of[r_query][keep], r_doc[keep], retrieved.values[keep]
+    tie_key = -docs if ties == "docno_descending" else np.arange(rows.size)
+    order = np.lexsort((tie_key, -scores, rows))
+    rows, docs = rows[order], docs[order]
+    n_retrieved = np.bincount(rows, minlength=n)
+    starts = np.cumsum(n_retrieved) - n_retrieved
+    ranks = np.arange(rows.size) - starts[rows]
+
+    # Grades of the retrieved documents by a sorted-key lookup into the judgements.
+    j_keep = row_of[j_query] >= 0
+    j_rows, j_grades = row_of[j_query][j_keep], judged.values[j_keep]
+    j_keys = j_rows.astype(np.int64) * n_docs + j_doc[j_keep]
+    by_key = np.argsort(j_keys)
+    sorted_keys = j_keys[by_key]
+    r_keys = rows.astype(np.int64) * n_docs + docs
+    at = np.minimum(np.searchsorted(sorted_keys, r_keys), max(sorted_keys.size - 1, 0))
+    found = sorted_keys[at] == r_keys if sorted_keys.size else np.zeros(r_keys.size, dtype=bool)
+    grades = np.where(found, j_grades[by_key][at] if sorted_keys.size else 0.0, 0.0)
+
+    longest = int(n_retrieved.max()) if n_retrieved.size else 0
+    width = max(1, longest if depth is None else min(longest, depth))
+    inside = ranks < width
+    grade_rows = np.zeros((n, width))
+    judged_mask = np.zeros((n, width), dtype=bool)
+    grade_rows[rows[inside], ranks[inside]] = grades[inside]
+    judged_mask[rows[inside], ranks[inside]] = found[inside]
+    return _Ranked(
+        queries=names[evaluated],
+        grades=grade_rows,
+        judged=judged_mask,
+        n_retrieved=n_retrieved,
+        judged_rows=j_rows,
+        judged_grades=j_grades,
+        missing=tuple(names[has_judgement & ~in_run].tolist()),
+        unjudged=tuple(names[in_run & ~has_judgement].tolist()),
+    )
+
+
+def _ideal_rows(ranked: _Ranked, n: int) -> np.ndarray:
+    """Every judged positive grade per query, zero-padded: the material of nDCG's ideal ranking."""
+    positive = ranked.judged_grades > 0
+    rows, grades = ranked.judged_rows[positive], ranked.judged_grades[positive]
+    counts = np.bincount(rows, minlength=n)
+    order = np.argsort(rows, kind="stable")
+    rows, grades = rows[order], grades[order]
+    columns = np.arange(rows.size) - (np.cumsum(counts) - counts)[rows]
+    out = np.zeros((n, max(1, int(counts.max()) if counts.size else 1)))
+    out[rows, columns] = grades
+    return out
+
+
+def _compute(
+    m: Measure,
+    binary: np.ndarray,
+    graded: np.ndarray,
+    best: np.ndarray | None,
+    n_relevant: np.ndarray,
+    n_retrieved: np.ndarray,
+    gain: str,
+    denominator: str,
+) -> np.ndarray:
+    family, k = m.family, m.k
+    if family == "ndcg":
+        if best is None:  # ideal from the retrieved documents only
+            return ndcg(graded, k, gain=gain)
+        # Plain "ndcg": the whole list, and an ideal of every judged document (trec_eval's ndcg).
+        depth = k if k is not None else max(graded.shape[1], best.shape[1])
+        return ndcg(graded, depth, gain=gain, ideal=best)
+    if family == "precision":
+        return precision(binary, k)
+    if family == "recall":
+        return recall(binary, k, n_relevant=n_relevant)
+    if family == "f1":
+        return f1(binary, k, n_relevant=n_relevant)
+    if family in ("ap", "gm_map"):
+        rule = "all_relevant" if k is None and denominator == "min_k_relevant" else denominator
+        return average_precision(binary, k, n_relevant=n_relevant, denominator=rule)
+    if family == "rr":
+        return reciprocal_rank(binary, k)
+    if family == "hit_rate":
+        return hit_rate(binary, k)
+    if family == "r_precision":
+        return r_precision(binary, n_relevant=n_relevant)
+    if family == "num_ret":
+        return n_retrieved.astype(float)
+    if family == "num_rel":
+        return n_relevant
+    if family == "num_rel_ret":
+        return binary.sum(axis=1)
+    raise AssertionError(f"unhandled family {family!r}")
+
+
+def _summarise(m: Measure, values: np.ndarray) -> float:
+    if m.family in COUNTS:
+        return float(values.sum())
+    if m.family == "gm_map":
+        return float(np.exp(np.mean(np.log(np.maximum(values, _GM_FLOOR)))))
+    return float(values.mean())
