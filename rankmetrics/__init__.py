@@ -5,7 +5,9 @@ or item ids with judgements (``metric(["A", "B"], relevant={"B"})``). One query
 gives a plain ``float``; a 2-D array of grades gives one value per row.
 """
 
+from .compare import Comparison, compare, holm
 from .dcg import dcg, ndcg
+from .evaluate import Evaluation, evaluate
 from .ordering import order_by_score
 from .rank_based import (
     average_precision,
@@ -16,14 +18,20 @@ from .rank_based import (
 )
 from .rating import mae, mse, rmse
 from .set_based import f1, hit_rate, precision, r_precision, recall
+from .trec import read_qrels, read_run
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Comparison",
+    "Evaluation",
     "average_precision",
+    "compare",
     "dcg",
+    "evaluate",
     "f1",
     "hit_rate",
+    "holm",
     "mae",
     "mean_average_precision",
     "mean_rank",
@@ -33,6 +41,8 @@ __all__ = [
     "order_by_score",
     "precision",
     "r_precision",
+    "read_qrels",
+    "read_run",
     "recall",
     "reciprocal_rank",
     "rmse",
