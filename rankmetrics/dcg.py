@@ -16,31 +16,26 @@ def _dcg_rows(grades: np.ndarray, gain: str) -> np.ndarray:
     return (gain_values(grades, gain) / discounts(grades.shape[1])).sum(axis=1)
 
 
-def _ideal_dcg(ideal: np.ndarray, depth: int, gain: str) -> np.ndarray:
-    """DCG@depth of each row's ideal ordering (its grades sorted high to low).
+def _ideal_top(ideal: np.ndarray, depth: int) -> np.ndarray:
+    """Each row's `depth` largest grades, high to low: the ideal ordering cut at k.
 
-    Two routes to the same number. Grades are usually a few integer levels
-    (0-4), and then counting, per row, how many grades reach each level gives
-    the ideal ordering without sorting anything: a few linear passes, which is
-    what keeps a batch of a million queries fast. Any other grades take the
-    general route: partition out the top `depth`, then sort only those.
+    Two routes to the same array. Grades are usually a few integer levels
+    (0-4); then counting, per row, how many grades reach each level gives the
+    ideal ordering without sorting anything: a few linear passes, which is what
+    keeps a batch of a million queries fast. Any other grades take the general
+    route: partition out the top `depth`, then sort only those.
     """
+    width = min(depth, ideal.shape[1])
     reach = _level_counts(ideal)
     if reach is None:
-        top = ideal
-        if depth < ideal.shape[1]:
-            top = -np.partition(-ideal, depth - 1, axis=1)[:, :depth]
-        return _dcg_rows(-np.sort(-top, axis=1), gain)
-    # prefix[n] = the sum of the first n discount weights 1/log2(i+1); prefix[0] = 0
-    prefix = np.concatenate([[0.0], np.cumsum(1.0 / discounts(depth))])
-    gains = gain_values(np.arange(len(reach) + 1, dtype=float), gain)
-    total = np.zeros(ideal.shape[0])
-    above = np.zeros(ideal.shape[0], dtype=np.intp)  # items graded above the current level
-    for level in range(len(reach), 0, -1):
-        at_or_above = reach[level - 1]
-        total += gains[level] * (prefix[np.minimum(at_or_above, depth)] - prefix[np.minimum(above, depth)])
-        above = at_or_above
-    return total
+        top = ideal if width == ideal.shape[1] else -np.partition(-ideal, width - 1, axis=1)[:, :width]
+        return -np.sort(-top, axis=1)
+    # The grade at position i (0-based) is the number of levels that more than i items reach.
+    positions = np.arange(width)
+    best = np.zeros((ideal.shape[0], width))
+    for at_or_above in reach:
+        best += at_or_above[:, None] > positions
+    return best
 
 
 _MAX_LEVELS = 16  # beyond this many grade levels, sorting is cheaper than counting
@@ -175,11 +170,18 @@ def ndcg(
     gain = v.check_gain(gain, GAINS)
     queries = prepare(x, relevant=relevant, ideal=ideal)
     top, depth = cutoff(queries.grades, k)
-    actual = _dcg_rows(top, gain)
-    best_dcg = _ideal_dcg(queries.ideal, depth, gain)
+    best = _ideal_top(queries.ideal, depth)
+    # Both DCGs are summed over the same number of columns, so a perfect ranking
+    # adds the very same terms in the very same order and scores exactly 1.0.
+    width = max(top.shape[1], best.shape[1])
+    actual = _dcg_rows(_pad_columns(top, width), gain)
+    best_dcg = _dcg_rows(_pad_columns(best, width), gain)
     out = np.zeros_like(actual)
     np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
-    # The ideal DCG is summed in another order than the DCG, so a perfect ranking
-    # could show as 0.9999999999999998; a DCG equal to its ideal up to rounding is 1.
-    out[(best_dcg > 0) & np.isclose(actual, best_dcg, rtol=1e-12, atol=0.0)] = 1.0
     return queries.finish(out)
+
+
+def _pad_columns(grades: np.ndarray, width: int) -> np.ndarray:
+    if grades.shape[1] == width:
+        return grades
+    return np.pad(grades, ((0, 0), (0, width - grades.shape[1])))

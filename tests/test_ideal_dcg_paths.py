@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import rankmetrics as rm
-from rankmetrics.dcg import _ideal_dcg, _level_counts
+from rankmetrics.dcg import _dcg_rows, _ideal_top, _level_counts
 
 
 def reference_ideal_dcg(row, k, gain):
@@ -30,7 +30,19 @@ def reference_ideal_dcg(row, k, gain):
 )
 def test_both_routes_match_a_full_sort(grades, k, gain):
     expected = [reference_ideal_dcg(row.tolist(), k, gain) for row in grades]
-    assert _ideal_dcg(grades, k, gain) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    assert _dcg_rows(_ideal_top(grades, k), gain) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def test_perfect_rankings_score_exactly_one():
+    # Counting route (integer grades) and partition route (fractions), lists of
+    # lengths around the 8-wide blocks of numpy's pairwise summation.
+    rng = np.random.default_rng(7)
+    for n in (1, 5, 8, 9, 15, 16, 17, 40):
+        ints = -np.sort(-rng.integers(0, 5, size=(50, n)).astype(float), axis=1)
+        fracs = -np.sort(-rng.uniform(0, 4, size=(50, n)), axis=1)
+        for batch in (ints, fracs):
+            scores = rm.ndcg(batch[batch.sum(axis=1) > 0])
+            assert np.all(scores == 1.0)
 
 
 def test_route_selection():
