@@ -1,0 +1,240 @@
+"""compare(): paired tests between two runs, and Holm's adjustment.
+
+The permutation p-values are checked against a brute-force enumeration of every
+sign flip written here, the t-test against its textbook formula, and Holm against
+values worked out by hand.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import rankmetrics as rm
+
+# ---------------------------------------------------------------- Holm
+
+
+@pytest.mark.parametrize(
+    ("p", "adjusted"),
+    [
+        # sorted 0.01, 0.03, 0.04 -> 3*0.01, 2*0.03, max(1*0.04, 0.06)
+        ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),
+        # sorted 0.001, 0.03, 0.04, 0.2 -> 0.004, 0.09, max(0.08, 0.09), max(0.2, 0.09)
+        ([0.001, 0.2, 0.04, 0.03], [0.004, 0.2, 0.09, 0.09]),
+        ([0.5, 0.9], [1.0, 1.0]),  # 2*0.5 = 1.0 caps the rest
+        ([0.02], [0.02]),  # one test: nothing to adjust
+    ],
+)
+def test_holm_by_hand(p, adjusted):
+    assert rm.holm(p) == pytest.approx(adjusted)
+
+
+def test_holm_lies_between_raw_and_bonferroni():
+    p = np.random.default_rng(0).uniform(0, 0.2, 12)
+    adjusted = rm.holm(p)
+    assert np.all(adjusted >= p) and np.all(adjusted <= np.minimum(1, 12 * p) + 1e-15)
+    assert np.all(np.diff(adjusted[np.argsort(p)]) >= 0)  # the order of the p-values is kept
+
+
+@pytest.mark.parametrize("bad", [[], [[0.1]], [-0.1], [1.2], ["a"]])
+def test_holm_refuses_bad_input(bad):
+    with pytest.raises(ValueError, match="p_values"):
+        rm.holm(bad)
+
+
+# ---------------------------------------------------------------- compare
+
+
+def make_runs(rr_a, rr_b):
+    """Queries whose reciprocal ranks are exactly rr_a and rr_b (each 1/rank)."""
+    qrels, run_a, run_b = {}, {}, {}
+    for i, (a, b) in enumerate(zip(rr_a, rr_b)):
+        q = f"q{i:02d}"
+        qrels[q] = {"rel": 1}
+        for run, rr in ((run_a, a), (run_b, b)):
+            rank = round(1 / rr)
+            docs = {f"n{j}": 10.0 - j for j in range(rank - 1)}  # non-relevant above it
+            docs["rel"] = 10.0 - rank
+            run[q] = docs
+    return qrels, run_a, run_b
+
+
+def sign_flip_p(d, alternative="two-sided"):
+    """Exact paired randomization test by enumerating every one of the 2**n sign flips."""
+    observed = d.mean()
+    flips = np.array(list(itertools.product([1, -1], repeat=d.size)))
+    null = (flips * d).mean(axis=1)
+    eps = 1e-12
+    if alternative == "greater":
+        return np.mean(null >= observed - eps)
+    if alternative == "less":
+        return np.mean(null <= observed + eps)
+    return min(1.0, 2 * min(np.mean(null >= observed - eps), np.mean(null <= observed + eps)))
+
+
+RR_A = [1 / 2, 1 / 3, 1, 1 / 4, 1 / 2, 1 / 5, 1, 1 / 2]
+RR_B = [1, 1 / 2, 1, 1 / 2, 1 / 3, 1, 1, 1]
+
+
+@pytest.fixture(scope="module")
+def result():
+    qrels, run_a, run_b = make_runs(RR_A, RR_B)
+    return rm.compare(run_a, run_b, qrels, ["mrr", "p@1", "map"], n_resamples=2000)
+
+
+def test_mean_difference_and_counts(result):
+    d = np.array(RR_B) - np.array(RR_A)
+    row = result["mrr"]
+    assert (row.mean_a, row.mean_b) == (pytest.approx(np.mean(RR_A)), pytest.approx(np.mean(RR_B)))
+    assert row.difference == pytest.approx(d.mean())
+    assert (row.wins, row.ties, row.losses) == (5, 2, 1)
+    np.testing.assert_allclose(result.differences("mrr"), d)
+
+
+def test_t_test_matches_the_formula(result):
+    d = np.array(RR_B) - np.array(RR_A)
+    t = d.mean() / (d.std(ddof=1) / math.sqrt(d.size))
+    p = 2 * stats.t.sf(abs(t), df=d.size - 1)
+    assert result["mrr"].t_statistic == pytest.approx(t)
+    assert result["mrr"].p_ttest == pytest.approx(p)
+
+
+def test_permutation_p_is_exact_for_few_queries(result):
+    # 8 queries: 2**8 = 256 <= n_resamples, so SciPy enumerates every sign flip.
+    d = np.array(RR_B) - np.array(RR_A)
+    assert result["mrr"].p_permutation == pytest.approx(sign_flip_p(d))
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_alternatives(alternative):
+    qrels, run_a, run_b = make_runs(RR_A, RR_B)
+    row = rm.compare(run_a, run_b, qrels, "mrr", alternative=alternative, n_resamples=500)["mrr"]
+    d = np.array(RR_B) - np.array(RR_A)
+    assert row.p_permutation == pytest.approx(sign_flip_p(d, alternative))
+    two_sided = stats.ttest_rel(RR_B, RR_A).pvalue
+    assert row.p_ttest == pytest.approx(two_sided / 2 if alternative == "greater" else 1 - two_sided / 2)
+
+
+def test_permutation_with_random_resamples_is_close_to_exact():
+    rng = np.random.default_rng(1)
+    rr_a = 1 / rng.integers(1, 6, 14)
+    rr_b = 1 / rng.integers(1, 4, 14)
+    qrels, run_a, run_b = make_runs(rr_a, rr_b)
+    row = rm.compare(run_a, run_b, qrels, "mrr", n_resamples=4000)["mrr"]  # 2**14 > 4000: sampled
+    exact = sign_flip_p(np.array(rr_b) - np.array(rr_a))
+    assert row.p_permutation == pytest.approx(exact, abs=0.03)
+
+
+def test_holm_columns_adjust_across_metrics(result):
+    raw = [result[m].p_permutation for m in ("mrr", "p@1", "map")]
+    assert [result[m].p_permutation_holm for m in ("mrr", "p@1", "map")] == pytest.approx(rm.holm(raw))
+    raw_t = [result[m].p_ttest for m in ("mrr", "p@1", "map")]
+    assert [result[m].p_ttest_holm for m in ("mrr", "p@1", "map")] == pytest.approx(rm.holm(raw_t))
+
+
+def test_bootstrap_interval_is_seeded_and_brackets_the_mean(result):
+    row = result["mrr"]
+    assert row.ci_low < row.difference < row.ci_high
+    qrels, run_a, run_b = make_runs(RR_A, RR_B)
+    again = rm.compare(run_a, run_b, qrels, ["mrr", "p@1", "map"], n_resamples=2000)["mrr"]
+    assert again == row  # same seed, same numbers
+    other = rm.compare(run_a, run_b, qrels, "mrr", n_resamples=2000, random_state=7)["mrr"]
+    assert (other.ci_low, other.ci_high) != (row.ci_low, row.ci_high)
+
+
+def test_a_metric_does_not_change_when_others_are_added(result):
+    qrels, run_a, run_b = make_runs(RR_A, RR_B)
+    alone = rm.compare(run_a, run_b, qrels, "map", n_resamples=2000)["map"]
+    assert (alone.ci_low, alone.ci_high, alone.p_permutation) == (
+        result["map"].ci_low, result["map"].ci_high, result["map"].p_permutation
+    )
+
+
+def test_percentile_interval_from_the_same_resamples_differs_from_bca():
+    qrels, run_a, run_b = make_runs(RR_A, RR_B)
+    bca = rm.compare(run_a, run_b, qrels, "mrr", n_resamples=2000)["mrr"]
+    pct = rm.compare(run_a, run_b, qrels, "mrr", n_resamples=2000, ci_method="percentile")["mrr"]
+    assert (bca.ci_low, bca.ci_high) != (pct.ci_low, pct.ci_high)
+    assert pct.ci_low < pct.difference < pct.ci_high
+
+
+def test_identical_runs_give_no_difference_without_warnings():
+    qrels, run_a, _ = make_runs(RR_A, RR_A)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = rm.compare(run_a, run_a, qrels, "mrr", n_resamples=500)["mrr"]
+    assert (row.difference, row.ci_low, row.ci_high) == (0.0, 0.0, 0.0)
+    assert (row.p_ttest, row.p_permutation, row.t_statistic) == (1.0, 1.0, 0.0)
+    assert row.ties == len(RR_A)
+
+
+def test_a_constant_shift():
+    # Every query goes from P@1 = 0 to 1: the t statistic is infinite, the interval a point.
+    qrels, run_a, run_b = make_runs([1 / 2] * 5, [1.0] * 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = rm.compare(run_a, run_b, qrels, "p@1", n_resamples=500)["p@1"]
+    assert (row.difference, row.ci_low, row.ci_high, row.p_ttest) == (1.0, 1.0, 1.0, 0.0)
+    assert row.t_statistic == math.inf
+    assert row.p_permutation == pytest.approx(2 / 2**5)  # all +1 or all -1 of 32 flips
+
+
+def test_three_queries_can_never_reach_five_percent():
+    # The smallest two-sided p of an exact sign-flip test on n queries is 2 / 2**n.
+    qrels, run_a, run_b = make_runs([1 / 5, 1 / 4, 1 / 5], [1, 1, 1])
+    row = rm.compare(run_a, run_b, qrels, "mrr", n_resamples=500)["mrr"]
+    assert row.p_permutation == pytest.approx(0.25)
+
+
+def test_different_query_sets_are_refused_unless_missing_zero():
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
+    run_a = {"q1": {"a": 1.0}, "q2": {"a": 1.0}, "q3": {"a": 1.0}}
+    run_b = {"q1": {"a": 1.0}, "q2": {"b": 1.0, "a": 0.5}}
+    with pytest.warns(UserWarning, match="q3"):
+        with pytest.raises(ValueError, match=r"different queries \(only run_a: q3; only run_b: none\)"):
+            rm.compare(run_a, run_b, qrels, "mrr")
+    row = rm.compare(run_a, run_b, qrels, "mrr", missing="zero", n_resamples=100)["mrr"]
+    assert row.mean_b == pytest.approx((1 + 0.5 + 0) / 3)
+
+
+def test_one_query_is_not_enough():
+    with pytest.raises(ValueError, match="at least 2 queries; got 1"):
+        rm.compare({"q": {"a": 1.0}}, {"q": {"a": 2.0}}, {"q": {"a": 1}}, "map")
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ({"n_resamples": 0}, r"n_resamples must be a positive integer"),
+        ({"confidence_level": 1.5}, r"confidence_level must be a number between 0 and 1"),
+        ({"confidence_level": True}, r"confidence_level must be a number between 0 and 1"),
+        ({"alternative": "bigger"}, r"alternative must be one of 'two-sided', 'greater', 'less'"),
+        ({"ci_method": "normal"}, r"ci_method must be one of 'BCa', 'percentile', 'basic'"),
+        ({"random_state": -1}, r"random_state must be a non-negative integer seed"),
+        ({"ties": "random"}, r"ties must be one of"),
+    ],
+)
+def test_bad_options(option, message):
+    qrels, run_a, run_b = make_runs(RR_A, RR_B)
+    with pytest.raises(ValueError, match=message):
+        rm.compare(run_a, run_b, qrels, "mrr", **option)
+
+
+def test_result_views(result):
+    text = str(result)
+    assert text.splitlines()[0].split()[:4] == ["metric", "a", "b", "b"]
+    assert text.splitlines()[2].startswith("mrr")
+    assert "Holm across 3 metrics" in text
+    assert result._repr_html_().startswith('<table class="rankmetrics-comparison">')
+    data = result.to_dict()
+    assert set(data) == {"mrr", "p@1", "map"}
+    assert data["mrr"]["wins"] == 5 and isinstance(data["mrr"]["p_ttest"], float)
+    assert result.queries == tuple(f"q{i:02d}" for i in range(8))
+    with pytest.raises(KeyError, match="'ndcg' was not compared"):
+        result["ndcg"]
