@@ -1,0 +1,511 @@
+"""The command-line calculator: ``rankmetrics <지표> ...`` or ``python -m rankmetrics <지표> ...``.
+
+Every subcommand calls the package's public function (or :func:`rankmetrics.explain`
+with ``--explain`` / ``--decimals``), so the terminal and a notebook can never
+disagree. Output is parseable: without ``--explain`` the last line is the value
+alone. Bad input exits with status 2 and one line on stderr, taken from the
+package's own ``ValueError`` message; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from .dcg import dcg, ndcg
+from .explain import explain
+from .rank_based import (
+    average_precision,
+    mean_average_precision,
+    mean_rank,
+    mean_reciprocal_rank,
+    reciprocal_rank,
+)
+from .rating import mae, mse, rmse
+from .set_based import f1, hit_rate, precision, recall
+
+PROG = "rankmetrics"
+
+
+@dataclass(frozen=True)
+class Metric:
+    command: str
+    name: str  # public function / explain name
+    function: Callable[..., Any]
+    title: str
+    keywords: tuple[str, ...] = ()  # "gain", "ideal", "n_relevant"
+    examples: tuple[str, ...] = ()
+
+
+_RANKING_METRICS = (
+    Metric(
+        "ndcg",
+        "ndcg",
+        ndcg,
+        "nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
+        ("gain", "ideal"),
+        (
+            "rankmetrics ndcg 3 0 3 2 0 --k 5",
+            "rankmetrics ndcg 3 0 3 2 0 --k 5 --gain exponential --ideal 3 3 2 1",
+            "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
+            "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
+        ),
+    ),
+    Metric(
+        "dcg",
+        "dcg",
+        dcg,
+        "DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
+        ("gain",),
+        ("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
+    ),
+    Metric(
+        "precision",
+        "precision",
+        precision,
+        "Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
+        (),
+        (
+            "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
+            "rankmetrics precision O X O X O --k 3 --explain",
+        ),
+    ),
+    Metric(
+        "recall",
+        "recall",
+        recall,
+        "Recall@k: 전체 정답 중 상위 k개에 든 비율",
+        ("n_relevant",),
+        (
+            "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
+            "rankmetrics recall O X O X O --k 3 --n-relevant 4",
+        ),
+    ),
+    Metric(
+        "f1",
+        "f1",
+        f1,
+        "F1@k: Precision@k와 Recall@k의 조화평균",
+        ("n_relevant",),
+        ("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
+    ),
+    Metric(
+        "hit-rate",
+        "hit_rate",
+        hit_rate,
+        "Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
+        (),
+        ("rankmetrics hit-rate 0 0 0 1 0 --k 3", "rankmetrics hit-rate --ranking A B C --relevant C --k 3"),
+    ),
+    Metric(
+        "rr",
+        "reciprocal_rank",
+        reciprocal_rank,
+        "RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
+        (),
+        ("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
+    ),
+    Metric(
+        "ap",
+        "average_precision",
+        average_precision,
+        "AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
+        ("n_relevant",),
+        ("rankmetrics ap O X O X O", "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2"),
+    ),
+    Metric(
+        "mr",
+        "mean_rank",
+        mean_rank,
+        "MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
+        (),
+        ("rankmetrics mr --ranking A B C D E --relevant B D",),
+    ),
+)
+
+_MEAN_METRICS = (
+    Metric(
+        "mrr",
+        "mean_reciprocal_rank",
+        mean_reciprocal_rank,
+        "MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
+        (),
+        (
+            "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
+            "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
+        ),
+    ),
+    Metric(
+        "map",
+        "mean_average_precision",
+        mean_average_precision,
+        "MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
+        ("n_relevant",),
+        (
+            "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
+            "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
+        ),
+    ),
+)
+
+_RATING_METRICS = (
+    Metric(
+        "mse",
+        "mse",
+        mse,
+        "MSE: 평점 오차 제곱의 평균",
+        (),
+        ("rankmetrics mse --true 5 4 3 2 1 --pred 4 5 2 1 5",),
+    ),
+    Metric(
+        "mae",
+        "mae",
+        mae,
+        "MAE: 평점 오차 절댓값의 평균",
+        (),
+        ("rankmetrics mae --true 5 4 3 2 1 --pred 4 5 2 1 5",),
+    ),
+    Metric(
+        "rmse",
+        "rmse",
+        rmse,
+        "RMSE: MSE의 제곱근 (평점 단위)",
+        (),
+        ("rankmetrics rmse --true 5 4 3 2 1 --pred 4 5 2 1 5 --explain",),
+    ),
+)
+
+_ALL = {m.command: m for m in _RANKING_METRICS + _MEAN_METRICS + _RATING_METRICS}
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+# ---------------------------------------------------------------------------
+# argparse in Korean
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        # argparse passes prefix="" when it builds a subcommand's name; keep that.
+        return super().add_usage(usage, actions, groups, prefix="사용법: " if prefix is None else prefix)
+
+
+class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "위치 인자"
+        self._optionals.title = "옵션"
+        self.add_argument("-h", "--help", action="help", help="이 도움말을 보이고 끝냅니다")
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _add_common(parser: argparse.ArgumentParser, *, cutoff: bool = True, discount: bool = False) -> None:
+    if cutoff:
+        parser.add_argument("--k", metavar="K", help="컷오프: 상위 K개만 봅니다 (기본: 목록 전체)")
+    parser.add_argument(
+        "--explain", action="store_true", help="단계표(순위별 계산, 공식, 규칙 카드)를 보입니다"
+    )
+    parser.add_argument(
+        "--decimals",
+        metavar="N",
+        help="손 계산처럼 모든 중간값을 소수 N자리로 반올림합니다 (--explain 없이 쓰면 그 결과만 출력)",
+    )
+    if discount:
+        parser.add_argument(
+            "--discount-decimals",
+            metavar="N",
+            help="손 계산의 할인표 log2(순위+1)를 소수 N자리로 반올림합니다 (기본: --decimals와 같음)",
+        )
+
+
+def _epilog(metric: Metric) -> str:
+    return "예:\n" + "\n".join(f"  {line}" for line in metric.examples)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with one subcommand per metric plus ``worksheet``."""
+    overview = "\n".join(f"  {m.command:<10} {m.title}" for m in _ALL.values())
+    parser = _Parser(
+        prog=PROG,
+        description=(
+            "랭킹·추천 지표 계산기. 손 계산을 확인할 때는 --explain(단계표)과 --decimals(손 계산 반올림)를 "
+            "함께 쓰세요.\n\n명령:\n" + overview + "\n  worksheet  학습지와 답안지를 만듭니다"
+        ),
+        epilog=(
+            "등급은 순위 순서대로 적습니다 (3 0 3 2 0, 또는 O X O X O).\n"
+            "항목 이름으로 적으려면 --ranking A B C --relevant B C:2 (이름:등급, 등급을 빼면 1).\n\n"
+            "예:\n  rankmetrics ndcg 3 0 3 2 0 --k 5\n"
+            "  rankmetrics precision --ranking A B C D E --relevant B D F G --k 5\n"
+            "  rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1\n"
+            "  rankmetrics worksheet --seed 7 --count 6 --metrics ndcg,ap,rr --out 학습지\n\n"
+            "명령마다 도움말: rankmetrics <명령> --help"
+        ),
+    )
+    commands = parser.add_subparsers(dest="command", metavar="<명령>", help="위의 명령 가운데 하나")
+    for metric in _RANKING_METRICS:
+        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+        sub.add_argument(
+            "x",
+            nargs="*",
+            metavar="등급",
+            help="순위 순서대로 적은 등급 (예: 3 0 3 2 0). O는 1, X는 0으로 읽습니다",
+        )
+        sub.add_argument(
+            "--ranking", nargs="+", metavar="ID", help="항목 이름을 순위 순서대로 (--relevant와 함께)"
+        )
+        sub.add_argument(
+            "--relevant", nargs="+", metavar="ID[:등급]", help="정답 항목 (이름:등급, 등급을 빼면 1)"
+        )
+        if "n_relevant" in metric.keywords:
+            sub.add_argument(
+                "--n-relevant", metavar="R", help="전체 정답 수 R (목록 밖 정답까지; 등급 형태에서만)"
+            )
+        if "gain" in metric.keywords:
+            sub.add_argument(
+                "--gain",
+                default="linear",
+                metavar="{linear,exponential,binary}",
+                help="이득: linear(등급 그대로, 기본) · exponential(2^등급−1) · binary(관련이면 1)",
+            )
+        if "ideal" in metric.keywords:
+            sub.add_argument(
+                "--ideal", nargs="+", metavar="등급", help="판정된 모든 항목의 등급 (이상적 순서를 만들 때)"
+            )
+        _add_common(sub, discount=metric.name in ("ndcg", "dcg"))
+    for metric in _MEAN_METRICS:
+        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+        sub.add_argument(
+            "--query",
+            nargs="+",
+            action="append",
+            metavar="등급|ID",
+            help="질의 하나의 순위 목록 (질의마다 한 번씩)",
+        )
+        sub.add_argument(
+            "--relevant",
+            nargs="+",
+            action="append",
+            metavar="ID[:등급]",
+            help="항목 이름 형태일 때 질의마다의 정답 (--query와 같은 순서로 한 번씩)",
+        )
+        if "n_relevant" in metric.keywords:
+            sub.add_argument("--n-relevant", nargs="+", metavar="R", help="질의마다의 전체 정답 수 R")
+        _add_common(sub)
+    for metric in _RATING_METRICS:
+        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+        sub.add_argument("--true", nargs="+", dest="y_true", metavar="평점", help="실제 평점")
+        sub.add_argument("--pred", nargs="+", dest="y_pred", metavar="평점", help="예측 평점")
+        _add_common(sub, cutoff=False)
+    sheet = commands.add_parser(
+        "worksheet",
+        description="손으로 풀 수 있는 문제(항목 4–6개, 등급 0–3)의 학습지와 단계표가 든 답안지를 "
+        "Markdown과 인쇄용 HTML로 씁니다. 같은 --seed면 바이트까지 같은 파일이 나옵니다.",
+        epilog="예:\n  rankmetrics worksheet --seed 7 --count 6 --metrics ndcg,ap,rr --out 학습지\n"
+        "  rankmetrics worksheet --seed 1 --count 4 --metrics precision,recall --decimals 2 --out 1반",
+    )
+    sheet.add_argument("--seed", required=True, metavar="N", help="난수 씨앗 (같은 씨앗 → 같은 학습지)")
+    sheet.add_argument("--count", default="6", metavar="M", help="문제 수 (기본 6)")
+    sheet.add_argument(
+        "--metrics",
+        default="ndcg,ap,rr",
+        metavar="목록",
+        help="쉼표로 구분한 지표: ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map (기본 ndcg,ap,rr)",
+    )
+    sheet.add_argument("--decimals", default="3", metavar="N", help="답의 소수 자리수 (기본 3)")
+    sheet.add_argument("--out", required=True, metavar="폴더", help="파일을 쓸 폴더 (없으면 만듭니다)")
+    return parser
+
+
+# ---------------------------------------------------------------------------
+# turning words into numbers
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _number(token: str) -> float | int | str:
+    """A token as a number when it reads as one (ints stay ints), else unchanged."""
+    if re.fullmatch(r"[+-]?\d+", token):
+        return int(token)
+    if _NUMBER.match(token) or token.lower() in ("nan", "inf", "-inf", "+inf"):
+        return float(token)
+    return token
+
+
+def _grades(tokens: Sequence[str], name: str = "x") -> list[float | int]:
+    """Grades in ranked order; O and X (a hand-written answer sheet) read as 1 and 0."""
+    out: list[float | int] = []
+    for token in tokens:
+        if token.upper() in ("O", "X"):
+            out.append(1 if token.upper() == "O" else 0)
+            continue
+        value = _number(token)
+        if isinstance(value, str):
+            raise ValueError(  # noqa: TRY004  (bad input is a ValueError everywhere in the package)
+                f"{name} must contain only numbers (or O/X); found {token!r} in {' '.join(tokens)!r}"
+            )
+        out.append(value)
+    return out
+
+
+def _judgements(tokens: Sequence[str]) -> set[str] | dict[str, float]:
+    """``B D`` -> {"B", "D"}; ``B:3 D`` -> {"B": 3, "D": 1} (a token id:grade gives a grade)."""
+    graded: dict[str, float] = {}
+    any_grade = False
+    for token in tokens:
+        item, sep, grade = token.rpartition(":")
+        if sep and item and not isinstance(_number(grade), str):
+            graded[item] = float(_number(grade))
+            any_grade = True
+        else:
+            graded[token] = 1.0
+    return graded if any_grade else set(graded)
+
+
+def _scalar(token: str | None) -> Any:
+    """k, n_relevant, decimals: a number when it reads as one; the package checks the rest."""
+    return None if token is None else _number(token)
+
+
+# ---------------------------------------------------------------------------
+# running a command
+
+
+def _format(value: float, decimals: int | None) -> str:
+    if decimals is None:
+        return repr(float(value))
+    return f"{value:.{decimals}f}"
+
+
+def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: dict[str, Any]) -> str:
+    decimals = _scalar(args.decimals)
+    discount = _scalar(getattr(args, "discount_decimals", None))
+    if args.explain or decimals is not None or discount is not None:
+        extra = {"discount_decimals": discount} if discount is not None else {}
+        result = explain(metric.name, x, k, decimals=decimals, **extra, **kwargs)
+        if args.explain:
+            return str(result)
+        return _format(result.rounded, result.decimals) if result.rounded is not None else repr(result.value)
+    if metric in _RATING_METRICS:
+        return repr(metric.function(x, **kwargs))
+    return repr(metric.function(x, k, **kwargs))
+
+
+def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
+    k = _scalar(args.k)
+    kwargs: dict[str, Any] = {}
+    if args.ranking is not None:
+        if args.x:
+            raise UsageError("목록은 한 번만: 등급(3 0 3 2 0)이나 --ranking과 --relevant 중 하나로 주세요")
+        if args.relevant is None:
+            raise UsageError(
+                "--ranking에는 --relevant가 필요합니다 (정답 항목, 예: --relevant B D 또는 B:3 D:1)"
+            )
+        x: Any = list(args.ranking)
+        kwargs["relevant"] = _judgements(args.relevant)
+    else:
+        if args.relevant is not None:
+            raise UsageError(
+                "--relevant는 --ranking(항목 이름)과 함께 씁니다; 등급 형태에서는 등급이 정답을 말합니다"
+            )
+        if not args.x:
+            raise UsageError(
+                f"등급을 순위 순서대로 주세요 (예: {PROG} {metric.command} 3 0 3 2 0) "
+                "또는 --ranking과 --relevant를 주세요"
+            )
+        x = _grades(args.x)
+    if getattr(args, "n_relevant", None) is not None:
+        kwargs["n_relevant"] = _scalar(args.n_relevant)
+    if getattr(args, "gain", None) is not None and "gain" in metric.keywords:
+        kwargs["gain"] = args.gain
+    if getattr(args, "ideal", None) is not None:
+        kwargs["ideal"] = _grades(args.ideal, "ideal")
+    return _report(metric, x, k, args, kwargs)
+
+
+def _run_mean(metric: Metric, args: argparse.Namespace) -> str:
+    if not args.query:
+        raise UsageError(
+            f"질의마다 --query를 하나씩 주세요 (예: {PROG} {metric.command} --query 1 0 0 --query 0 1 0)"
+        )
+    kwargs: dict[str, Any] = {}
+    if args.relevant is not None:
+        if len(args.relevant) != len(args.query):
+            raise UsageError(
+                f"--query마다 --relevant를 같은 순서로 하나씩 주세요; --query {len(args.query)}개, "
+                f"--relevant {len(args.relevant)}개를 받았습니다"
+            )
+        queries: list[Any] = [list(q) for q in args.query]
+        kwargs["relevant"] = [_judgements(r) for r in args.relevant]
+    else:
+        queries = [_grades(q, f"queries[{i}]") for i, q in enumerate(args.query)]
+    if getattr(args, "n_relevant", None) is not None:
+        kwargs["n_relevant"] = [_scalar(r) for r in args.n_relevant]
+    return _report(metric, queries, _scalar(args.k), args, kwargs)
+
+
+def _run_rating(metric: Metric, args: argparse.Namespace) -> str:
+    if args.y_true is None or args.y_pred is None:
+        raise UsageError(f"--true와 --pred를 둘 다 주세요 (예: {metric.examples[0]})")
+    y_true = _grades_or_numbers(args.y_true, "y_true")
+    y_pred = _grades_or_numbers(args.y_pred, "y_pred")
+    return _report(metric, y_true, None, args, {"y_pred": y_pred})
+
+
+def _grades_or_numbers(tokens: Sequence[str], name: str) -> list[float | int]:
+    out = []
+    for token in tokens:
+        value = _number(token)
+        if isinstance(value, str):
+            raise ValueError(f"{name} must contain only numbers; found {token!r}")  # noqa: TRY004
+        out.append(value)
+    return out
+
+
+def _run_worksheet(args: argparse.Namespace) -> str:
+    from .worksheet import make_worksheet
+
+    metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
+    sheet = make_worksheet(
+        _scalar(args.seed), _scalar(args.count), metrics=metrics, decimals=_scalar(args.decimals)
+    )
+    paths = sheet.write(args.out)
+    return "\n".join(str(path) for path in paths)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the calculator; returns the exit status (0 fine, 2 bad input)."""
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and not argv[0].startswith("-") else None
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise UsageError(f"지표를 고르세요 (예: {PROG} ndcg 3 0 3 2 0)")
+        if args.command == "worksheet":
+            output = _run_worksheet(args)
+        else:
+            metric = _ALL[args.command]
+            if metric in _MEAN_METRICS:
+                output = _run_mean(metric, args)
+            elif metric in _RATING_METRICS:
+                output = _run_rating(metric, args)
+            else:
+                output = _run_ranking(metric, args)
+    except (UsageError, ValueError) as error:
+        where = f"{PROG} {command}" if command in _ALL or command == "worksheet" else PROG
+        message = " ".join(str(error).split())  # always one line
+        hint = f" (도움말: {where} --help)" if isinstance(error, UsageError) else ""
+        print(f"{where}: 오류: {message}{hint}", file=sys.stderr)
+        return 2
+    print(output)
+    return 0
