@@ -8,6 +8,7 @@ gives a plain ``float``; a 2-D array of grades gives one value per row.
 from .compare import Comparison, compare, holm
 from .dcg import dcg, ndcg
 from .evaluate import Evaluation, evaluate
+from .explain import Explanation, explain
 from .ordering import order_by_score
 from .rank_based import (
     average_precision,
@@ -19,19 +20,24 @@ from .rank_based import (
 from .rating import mae, mse, rmse
 from .set_based import f1, hit_rate, precision, r_precision, recall
 from .trec import read_qrels, read_run
+from .worksheet import Worksheet, make_worksheet
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Comparison",
     "Evaluation",
+    "Explanation",
+    "Worksheet",
     "average_precision",
     "compare",
     "dcg",
     "evaluate",
+    "explain",
     "f1",
     "hit_rate",
     "holm",
+    "make_worksheet",
     "mae",
     "mean_average_precision",
     "mean_rank",
