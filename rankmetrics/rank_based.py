@@ -121,7 +121,9 @@ def average_precision(
     Other code divides by something else; ``denominator`` names the choice.
     Dividing by the relevant items *found* (the NDCG/MAP article's code,
     scikit-learn's ``average_precision_score`` on a row) equals, in the grades
-    form, leaving ``n_relevant`` at its default.
+    form without ``k``, leaving ``n_relevant`` at its default; with ``k`` the
+    default still counts the relevant grades of the whole list, so use
+    ``denominator="retrieved_relevant"`` there.
 
     Parameters
     ----------
