@@ -276,12 +276,14 @@ class Explanation:
             parts.append(
                 f'<table><caption style="text-align:left">{html.escape(section.title)}</caption><thead><tr>'
             )
-            parts.extend(f"<th>{html.escape(h)}</th>" for h in headers)
+            parts.extend(f'<th style="padding:0 .6em">{html.escape(h)}</th>' for h in headers)
             parts.append("</tr></thead><tbody>")
             for row in cells:
                 parts.append("<tr>")
                 for column, cell in zip(section.columns, row):
-                    parts.append(f'<td style="text-align:{column.align}">{html.escape(cell)}</td>')
+                    parts.append(
+                        f'<td style="text-align:{column.align};padding:0 .6em">{html.escape(cell)}</td>'
+                    )
                 parts.append("</tr>")
             parts.append("</tbody></table>")
             if section.lines:

@@ -306,7 +306,7 @@ def test_html_escapes_item_ids():
     html = explain("precision", ["<b>", "x&y"], relevant={"<b>"})._repr_html_()
     assert "&lt;b&gt;" in html and "x&amp;y" in html
     assert "<b>" not in html
-    assert '<td style="text-align:left">&lt;b&gt;</td>' in html
+    assert '<td style="text-align:left;padding:0 .6em">&lt;b&gt;</td>' in html
 
 
 def test_the_guard_catches_a_table_that_drifts(monkeypatch):
