@@ -168,6 +168,15 @@ class Explanation:
         In rounding mode, where the hand calculation first parts from the exact one.
     parts : list of Explanation
         One explanation per query (MRR, MAP).
+    sections : list of Section
+        The tables in display order, each with its formula lines.
+    steps : list of str
+        The formula lines with the numbers filled in (a property).
+    summary : list of str
+        In rounding mode: the hand result next to the exact one, and where they part.
+
+    ``str(e)`` is an aligned text table for a terminal, ``e._repr_html_()`` an
+    HTML table for Jupyter, ``e.to_markdown()`` pipe tables for a document.
     """
 
     metric: str
@@ -358,6 +367,16 @@ def explain(
     Explanation
         ``.rows``, ``.value`` (equal to the metric's own result), ``.rounded``,
         ``.card``; prints as an aligned text table and shows as HTML in Jupyter.
+
+    Raises
+    ------
+    ValueError
+        For bad input, with the metric's own message; also for a batch (explain
+        shows one query) and for a keyword the metric does not take.
+
+    See Also
+    --------
+    make_worksheet : problems with an answer key built from these tables.
 
     Examples
     --------
