@@ -158,9 +158,12 @@ class Comparison:
     def __str__(self) -> str:
         header, rows = self._table()
         widths = [max(len(row[j]) for row in [header, *rows]) for j in range(len(header))]
-        fmt = lambda row: "  ".join(  # noqa: E731
-            cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
-        )
+
+        def fmt(row: list[str]) -> str:
+            return "  ".join(
+                cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
+            )
+
         return "\n".join([fmt(header), "-" * len(fmt(header)), *map(fmt, rows), self._caption()])
 
     def __repr__(self) -> str:
@@ -265,14 +268,16 @@ def compare(
     >>> result["mrr"].p_permutation  # all 2**4 = 16 swaps; 4 give a mean as far from 0
     0.25
     """
-    import scipy.stats as stats
+    from scipy import stats
 
     n_resamples = v.check_k(n_resamples, "n_resamples")
     if n_resamples is None:
         raise ValueError("n_resamples must be a positive integer; got None")
     level = float(confidence_level) if isinstance(confidence_level, (int, float)) else None
     if level is None or isinstance(confidence_level, bool) or not 0 < level < 1:
-        raise ValueError(f"confidence_level must be a number between 0 and 1; got {v._show(confidence_level)}")
+        raise ValueError(
+            f"confidence_level must be a number between 0 and 1; got {v._show(confidence_level)}"
+        )
     alternative = v.check_choice(alternative, "alternative", ALTERNATIVES)
     ci_method = v.check_choice(ci_method, "ci_method", CI_METHODS)
     if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
@@ -296,9 +301,7 @@ def compare(
     for metric in a.metrics:
         x, y = a.per_query[metric], b.per_query[metric]
         seed = [int(random_state), zlib.crc32(metric.encode("utf-8"))]
-        rows[metric] = _one_metric(
-            stats, x, y, seed, n_resamples, level, alternative, ci_method
-        )
+        rows[metric] = _one_metric(stats, x, y, seed, n_resamples, level, alternative, ci_method)
     p_t = holm([r["p_ttest"] for r in rows.values()])
     p_perm = holm([r["p_permutation"] for r in rows.values()])
     results = {

@@ -248,9 +248,12 @@ class Evaluation:
         body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
         body.append(["all", *(_cell(m, self.summary[m]) for m in self.per_query)])
         widths = [max(len(row[j]) for row in [header, *body]) for j in range(len(header))]
-        fmt = lambda row: "  ".join(  # noqa: E731
-            cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
-        )
+
+        def fmt(row: list[str]) -> str:
+            return "  ".join(
+                cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
+            )
+
         rule = "-" * len(fmt(header))
         return "\n".join([fmt(header), rule, *map(fmt, body[:-1]), rule, fmt(body[-1]), self._caption()])
 

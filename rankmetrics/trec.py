@@ -171,12 +171,21 @@ def _read_path(path: str) -> Iterator[str]:
 
 def _table_from_lines(source: Any, kind: str, *, fields: int, layout: str, value_field: int) -> Table:
     label, lines = _lines(source, kind)
+    return _table_from_numbered(
+        label, enumerate(lines, start=1), kind, fields=fields, layout=layout, value_field=value_field
+    )
+
+
+def _table_from_numbered(
+    label: str, numbered: Iterator[tuple[int, str]], kind: str, *, fields: int, layout: str, value_field: int
+) -> Table:
+    """Check and read ``(line number, line)`` pairs, one line at a time (precise error messages)."""
     qids: list[str] = []
     docnos: list[str] = []
     values: list[float] = []
     first_line: dict[tuple[str, str], int] = {}
     what = "relevance" if kind == "qrels" else "score"
-    for number, line in enumerate(lines, start=1):
+    for number, line in numbered:
         parts = line.split()
         if not parts:
             continue  # blank lines carry nothing; trec_eval's readers skip them too
@@ -217,7 +226,7 @@ def _table_from_mapping(source: Mapping, kind: str, what: str) -> Table:
             )
         query_ids[str(qid)] = qid
         if not isinstance(documents, Mapping):
-            raise ValueError(
+            raise ValueError(  # noqa: TRY004 - every bad input is a ValueError in this package
                 f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {_show(documents)}"
             )
         seen: dict[str, Any] = {}

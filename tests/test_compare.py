@@ -152,7 +152,9 @@ def test_a_metric_does_not_change_when_others_are_added(result):
     qrels, run_a, run_b = make_runs(RR_A, RR_B)
     alone = rm.compare(run_a, run_b, qrels, "map", n_resamples=2000)["map"]
     assert (alone.ci_low, alone.ci_high, alone.p_permutation) == (
-        result["map"].ci_low, result["map"].ci_high, result["map"].p_permutation
+        result["map"].ci_low,
+        result["map"].ci_high,
+        result["map"].p_permutation,
     )
 
 
@@ -196,9 +198,11 @@ def test_different_query_sets_are_refused_unless_missing_zero():
     qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
     run_a = {"q1": {"a": 1.0}, "q2": {"a": 1.0}, "q3": {"a": 1.0}}
     run_b = {"q1": {"a": 1.0}, "q2": {"b": 1.0, "a": 0.5}}
-    with pytest.warns(UserWarning, match="q3"):
-        with pytest.raises(ValueError, match=r"different queries \(only run_a: q3; only run_b: none\)"):
-            rm.compare(run_a, run_b, qrels, "mrr")
+    with (
+        pytest.warns(UserWarning, match="q3"),
+        pytest.raises(ValueError, match=r"different queries \(only run_a: q3; only run_b: none\)"),
+    ):
+        rm.compare(run_a, run_b, qrels, "mrr")
     row = rm.compare(run_a, run_b, qrels, "mrr", missing="zero", n_resamples=100)["mrr"]
     assert row.mean_b == pytest.approx((1 + 0.5 + 0) / 3)
 

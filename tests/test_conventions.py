@@ -144,7 +144,8 @@ def test_scikit_learn_averages_tied_items():
     other = rm.ndcg([3, 3, 0, 2, 0], k=5)
     assert tied == pytest.approx((one + other) / 2)
     assert sk.ndcg_score([GRADES], [[5, 3, 3, 2, 1]], k=5, ignore_ties=True) in (
-        pytest.approx(one), pytest.approx(other)
+        pytest.approx(one),
+        pytest.approx(other),
     )
 
 

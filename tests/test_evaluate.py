@@ -84,7 +84,9 @@ run_strategy = st.dictionaries(
 
 
 @settings(max_examples=150, deadline=None)
-@given(qrels=qrels_strategy, run=run_strategy, level=st.integers(0, 3), missing=st.sampled_from(["skip", "zero"]))
+@given(
+    qrels=qrels_strategy, run=run_strategy, level=st.integers(0, 3), missing=st.sampled_from(["skip", "zero"])
+)
 def test_evaluate_equals_a_by_hand_trec_eval(qrels, run, level, missing):
     expected = reference(qrels, run, level, missing)
     if not expected:
@@ -148,11 +150,17 @@ def test_negative_grades_count_as_zero_gain():
 
 def test_query_without_relevant_documents_scores_zero():
     result = rm.evaluate(
-        {"q1": {"a": 0, "b": -1}, "q2": {"a": 1}}, {"q1": {"a": 1.0}, "q2": {"a": 1.0}},
+        {"q1": {"a": 0, "b": -1}, "q2": {"a": 1}},
+        {"q1": {"a": 1.0}, "q2": {"a": 1.0}},
         ["map", "ndcg@5", "p@1", "recall@5", "mrr", "Rprec"],
     )
     assert result.to_dict()["per_query"]["q1"] == {
-        "map": 0.0, "ndcg@5": 0.0, "p@1": 0.0, "recall@5": 0.0, "mrr": 0.0, "Rprec": 0.0
+        "map": 0.0,
+        "ndcg@5": 0.0,
+        "p@1": 0.0,
+        "recall@5": 0.0,
+        "mrr": 0.0,
+        "Rprec": 0.0,
     }
     assert result.summary["map"] == 0.5  # the zero counts in the mean
 
@@ -189,7 +197,9 @@ def test_unjudged_run_queries_are_ignored_quietly():
 
 
 def test_no_common_query_is_an_error():
-    with pytest.raises(ValueError, match=r"no query is both judged and in the run: the qrels judge q1; the run has q2"):
+    with pytest.raises(
+        ValueError, match=r"no query is both judged and in the run: the qrels judge q1; the run has q2"
+    ):
         rm.evaluate({"q1": {"a": 1}}, {"q2": {"a": 1.0}}, "map")
 
 

@@ -10,7 +10,7 @@ there, so we compare the 4-decimal text exactly. One test per (file, measure, qu
 from __future__ import annotations
 
 import warnings
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -43,9 +43,25 @@ IMPLEMENTED = (
 # ndcg_rel, Rndcg, relative_P_*, set_P, set_relative_P, set_recall, set_map, set_F,
 # num_nonrel_judged_ret, rbp, rbp_resid, unj_*, relstring; runid and num_q are not measures.
 NOT_IMPLEMENTED_PREFIXES = (
-    "bpref", "infAP", "gm_bpref", "iprec_at_recall_", "11pt_avg", "Rprec_mult_", "utility", "binG",
-    "G", "ndcg_rel", "Rndcg", "relative_P_", "set_", "num_nonrel_judged_ret", "rbp", "unj_",
-    "relstring", "runid", "num_q",
+    "bpref",
+    "infAP",
+    "gm_bpref",
+    "iprec_at_recall_",
+    "11pt_avg",
+    "Rprec_mult_",
+    "utility",
+    "binG",
+    "G",
+    "ndcg_rel",
+    "Rndcg",
+    "relative_P_",
+    "set_",
+    "num_nonrel_judged_ret",
+    "rbp",
+    "unj_",
+    "relstring",
+    "runid",
+    "num_q",
 )
 
 CASES = {
@@ -62,7 +78,7 @@ def expected_lines(output: str) -> list[tuple[str, str, str]]:
     return rows
 
 
-@lru_cache(maxsize=None)
+@cache
 def evaluation(case: str) -> rm.Evaluation:
     qrels, _, level = CASES[case]
     with warnings.catch_warnings():

@@ -115,5 +115,7 @@ def test_bad_dicts_and_objects(source, message):
 
 def test_dict_and_file_forms_evaluate_identically():
     files = rm.evaluate(DATA / "qrels.test", DATA / "results.test", ["map", "ndcg@10"])
-    dicts = rm.evaluate(rm.read_qrels(DATA / "qrels.test"), rm.read_run(DATA / "results.test"), ["map", "ndcg@10"])
+    dicts = rm.evaluate(
+        rm.read_qrels(DATA / "qrels.test"), rm.read_run(DATA / "results.test"), ["map", "ndcg@10"]
+    )
     assert files.to_dict() == dicts.to_dict()
