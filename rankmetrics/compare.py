@@ -268,7 +268,12 @@ def compare(
     >>> result["mrr"].p_permutation  # all 2**4 = 16 swaps; 4 give a mean as far from 0
     0.25
     """
-    from scipy import stats
+    try:
+        from scipy import stats
+    except ImportError:  # numpy is the package's only hard dependency
+        raise ImportError(
+            "compare() needs SciPy 1.15 or newer for its tests: pip install 'rankmetrics[stats]'"
+        ) from None
 
     n_resamples = v.check_k(n_resamples, "n_resamples")
     if n_resamples is None:
