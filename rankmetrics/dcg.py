@@ -169,8 +169,13 @@ def ndcg(
     k = v.check_k(k)
     gain = v.check_gain(gain, GAINS)
     queries = prepare(x, relevant=relevant, ideal=ideal)
-    top, depth = cutoff(queries.grades, k)
-    best = _ideal_top(queries.ideal, depth)
+    return queries.finish(_ndcg_rows(queries.grades, k, queries.ideal, gain))
+
+
+def _ndcg_rows(grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str) -> np.ndarray:
+    """nDCG@k of each row of checked arrays: grades in ranked order, and every judged grade (any order)."""
+    top, depth = cutoff(grades, k)
+    best = _ideal_top(ideal, depth)
     # Both DCGs are summed over the same number of columns, so a perfect ranking
     # adds the very same terms in the very same order and scores exactly 1.0.
     width = max(top.shape[1], best.shape[1])
@@ -178,7 +183,7 @@ def ndcg(
     best_dcg = _dcg_rows(_pad_columns(best, width), gain)
     out = np.zeros_like(actual)
     np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
-    return queries.finish(out)
+    return out
 
 
 def _pad_columns(grades: np.ndarray, width: int) -> np.ndarray:
