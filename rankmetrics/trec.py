@@ -216,39 +216,64 @@ def _table_from_numbered(
 def _table_from_mapping(source: Mapping, kind: str, what: str) -> Table:
     qids: list[str] = []
     docnos: list[str] = []
-    values: list[float] = []
+    counts: list[int] = []
+    values: list[np.ndarray] = []
     query_ids: dict[str, Any] = {}
     for qid, documents in source.items():
-        if str(qid) in query_ids:
+        name = str(qid)
+        if name in query_ids:
             raise ValueError(
-                f"{kind} has the queries {query_ids[str(qid)]!r} and {qid!r}, which are the same id "
-                f"{str(qid)!r} as text; merge them"
+                f"{kind} has the queries {query_ids[name]!r} and {qid!r}, which are the same id "
+                f"{name!r} as text; merge them"
             )
-        query_ids[str(qid)] = qid
+        query_ids[name] = qid
         if not isinstance(documents, Mapping):
             raise ValueError(  # noqa: TRY004 - every bad input is a ValueError in this package
                 f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {_show(documents)}"
             )
-        seen: dict[str, Any] = {}
-        for docno, value in documents.items():
-            if isinstance(value, (bool, np.bool_)):
-                value = float(value)
-            if not isinstance(value, numbers.Real) or not math.isfinite(value):
-                raise ValueError(
-                    f"{kind}[{qid!r}][{docno!r}] must be a finite number ({what}); got {_show(value)}"
-                )
-            text = str(docno)
-            if text in seen:
-                # Two keys that differ as objects but print the same (1 and "1").
-                raise ValueError(
-                    f"{kind}[{qid!r}] lists document {seen[text]!r} and {docno!r}, which are the "
-                    f"same id {text!r} as text; each document may appear once per query"
-                )
-            seen[text] = docno
-            qids.append(str(qid))
-            docnos.append(text)
-            values.append(float(value))
-    return _make_table(qids, docnos, values)
+        keys = list(documents)
+        texts = keys if all(type(key) is str for key in keys) else [str(key) for key in keys]
+        if texts is not keys and len(set(texts)) != len(texts):
+            _duplicate_as_text(kind, qid, keys)
+        # One conversion per query; the item-by-item check runs only to name a bad value.
+        try:
+            row = np.array(list(documents.values()))
+        except ValueError:  # nested sequences of different lengths
+            row = np.array([None])
+        if row.ndim != 1 or row.dtype.kind not in "biuf" or not np.all(np.isfinite(row)):
+            _bad_value(kind, qid, documents, what)
+        docnos.extend(texts)
+        counts.append(len(texts))
+        values.append(row.astype(np.float64))
+        qids.append(name)
+    return Table(
+        np.repeat(np.array(qids, dtype=str), counts),
+        np.array(docnos, dtype=str),
+        np.concatenate(values) if values else np.zeros(0),
+    )
+
+
+def _duplicate_as_text(kind: str, qid: Any, keys: list[Any]) -> None:
+    seen: dict[str, Any] = {}
+    for docno in keys:
+        text = str(docno)
+        if text in seen:
+            # Two keys that differ as objects but print the same (1 and "1").
+            raise ValueError(
+                f"{kind}[{qid!r}] lists document {seen[text]!r} and {docno!r}, which are the "
+                f"same id {text!r} as text; each document may appear once per query"
+            )
+        seen[text] = docno
+
+
+def _bad_value(kind: str, qid: Any, documents: Mapping, what: str) -> None:
+    for docno, value in documents.items():
+        number = isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, str)
+        if not number or not math.isfinite(float(value)):
+            raise ValueError(
+                f"{kind}[{qid!r}][{docno!r}] must be a finite number ({what}); got {_show(value)}"
+            )
+    raise AssertionError("a bad value was detected but not found")  # pragma: no cover
 
 
 def _make_table(qids: list[str], docnos: list[str], values: list[float]) -> Table:
