@@ -123,6 +123,8 @@ def ndcg(
       items' grades, as scikit-learn and torchmetrics compute it when given
       just the retrieved items.
 
+    The ideal is cut at the same k as the list. With ``k=None`` neither is
+    cut: the ideal keeps every judged item, as trec_eval's ``ndcg`` does.
     0.0 when the ideal DCG is 0 (no relevant item at all), as in trec_eval.
 
     Parameters
@@ -173,9 +175,13 @@ def ndcg(
 
 
 def _ndcg_rows(grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str) -> np.ndarray:
-    """nDCG@k of each row of checked arrays: grades in ranked order, and every judged grade (any order)."""
+    """nDCG@k of each row of checked arrays: grades in ranked order, and every judged grade (any order).
+
+    ``k=None`` cuts neither side: the DCG covers the whole list and the ideal
+    every judged item (trec_eval's uncut ``ndcg``).
+    """
     top, depth = cutoff(grades, k)
-    best = _ideal_top(ideal, depth)
+    best = _ideal_top(ideal, ideal.shape[1] if k is None else depth)
     # Both DCGs are summed over the same number of columns, so a perfect ranking
     # adds the very same terms in the very same order and scores exactly 1.0.
     width = max(top.shape[1], best.shape[1])

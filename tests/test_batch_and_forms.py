@@ -67,8 +67,11 @@ def test_batch_per_query_keywords():
     )
     # ideal: one row of judged grades per query, rows of any length
     values = rm.ndcg(GRID, ideal=[[1, 1, 1, 1], [0], [2, 1]])
-    # row 1: DCG 1 + 1/2 = 1.5 over the ideal [1, 1, 1] cut at 3: 1 + 1/log2(3) + 1/2
-    np.testing.assert_allclose(values, [1.5 / (1 + 1 / L3 + 0.5), 0, 1])
+    # row 1: DCG 1 + 1/2 = 1.5; k=None cuts nothing, so the ideal is all four
+    # judged items [1, 1, 1, 1]: 1 + 1/log2(3) + 1/2 + 1/log2(5)
+    np.testing.assert_allclose(values, [1.5 / (1 + 1 / L3 + 0.5 + 1 / math.log2(5)), 0, 1])
+    # with k=3 both sides are cut at 3: the ideal [1, 1, 1]
+    np.testing.assert_allclose(rm.ndcg(GRID, 3, ideal=[[1, 1, 1, 1], [0], [2, 1]])[0], 1.5 / (1 + 1 / L3 + 0.5))
 
 
 def test_booleans_batch():
@@ -111,9 +114,12 @@ def test_k_none_is_the_list_length():
     for metric in RANKING_METRICS:
         a, b = metric(grades), metric(grades, k=len(grades))
         assert a == b or (math.isnan(a) and math.isnan(b)), metric.__name__
-    # nDCG without k cuts the ideal at the list length too: with 6 judged relevant
-    # items and 4 listed, the ideal holds 4 of them
-    assert rm.ndcg(grades, ideal=[1] * 6) == pytest.approx((1 / L3 + 1 / L5) / (1 + 1 / L3 + 0.5 + 1 / L5))
+    # ...except nDCG's ideal: k=None cuts nothing, so with 6 judged relevant items
+    # and 4 listed the ideal holds all 6 (trec_eval's ndcg); k=4 keeps 4 of them
+    ideal_4 = 1 + 1 / L3 + 0.5 + 1 / L5
+    ideal_6 = ideal_4 + 1 / math.log2(6) + 1 / math.log2(7)
+    assert rm.ndcg(grades, ideal=[1] * 6) == pytest.approx((1 / L3 + 1 / L5) / ideal_6)
+    assert rm.ndcg(grades, k=4, ideal=[1] * 6) == pytest.approx((1 / L3 + 1 / L5) / ideal_4)
 
 
 # --------------------------------------------------------------------------

@@ -43,11 +43,10 @@ def hand_dcg(grades, k, gain="linear"):
 
 
 def hand_ndcg(grades, k, gain="linear", judged=None):
-    # The ideal is cut at the same depth as the list: k, or the list's length
-    # when k is None (the contract; trec_eval's uncut "ndcg" would keep every
-    # judged item in the ideal instead).
+    # The ideal is cut at the same k as the list; k=None cuts neither, so the
+    # ideal keeps every judged item (trec_eval's uncut "ndcg").
     ideal = sorted(grades if judged is None else judged, reverse=True)
-    best = hand_dcg(ideal, len(grades) if k is None else k, gain)
+    best = hand_dcg(ideal, k, gain)
     if best == 0:
         return 0.0
     return hand_dcg(grades, k, gain) / best
