@@ -4,12 +4,16 @@ Every chapter calls ``bookstyle.setup()`` in its first code cell. The font is
 NanumGothic, shipped as a file inside the ``koreanize-matplotlib`` wheel. We use
 the file only and never import that package (it imports ``distutils``, which
 Python 3.12 removed).
+
+The chapters print their step tables (the by-hand calculations) with
+``bookstyle.show_table``, so every table in the book lines up the same way.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import logging
+import unicodedata
 from pathlib import Path
 
 FONT_FAMILY = "NanumGothic"
@@ -45,3 +49,72 @@ def setup() -> None:
             "grid.alpha": 0.3,
         }
     )
+
+
+def _screen_width(text: str) -> int:
+    """Columns the text takes in a monospace font: Hangul and other wide characters two, combining marks none."""
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text
+    )
+
+
+def _is_number(text: str) -> bool:
+    """True for a cell that reads as a number; "-" and "" (no value at this step) count as numbers too."""
+    try:
+        float(text)
+    except ValueError:
+        return text in ("-", "")
+    return True
+
+
+def show_table(headers, rows, align: str | None = None) -> None:
+    """Print a step table with its columns lined up.
+
+    Chapters print their by-hand calculations with this one function, so every step
+    table in the book has the same look: a header, a rule of dashes, then one line
+    per row, columns two spaces apart.
+
+    Parameters
+    ----------
+    headers : sequence
+        Column titles.
+    rows : sequence of sequences
+        The cells, one sequence per row; each cell is shown with ``str()``.
+    align : str, optional
+        One character per column, ``"<"`` for left and ``">"`` for right. By default a
+        column whose cells all read as numbers (``"-"`` and empty cells included) goes
+        to the right and any other column to the left, as in the ``rm.explain`` tables.
+
+    Notes
+    -----
+    A Hangul character takes two columns on screen and a combining mark (the hat of
+    ``r̂``) none, so Korean headers line up in the monospace font of code outputs.
+
+    Examples
+    --------
+    >>> show_table(["순위", "항목", "P@k"], [[1, "A", "1.000"], [2, "B", "0.500"]])
+    순위  항목    P@k
+    ----  ----  -----
+       1  A     1.000
+       2  B     0.500
+    >>> show_table(["순위", "정답"], [["1위", "O"], ["2위", "X"]], align="<>")
+    순위  정답
+    ----  ----
+    1위      O
+    2위      X
+    """
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    n_columns = len(cells[0])
+    if align is None:
+        align = "".join(">" if all(_is_number(row[j]) for row in cells[1:]) else "<" for j in range(n_columns))
+    elif len(align) != n_columns or set(align) - {"<", ">"}:
+        raise ValueError(f'align must give "<" or ">" for each of the {n_columns} columns; got {align!r}')
+    widths = [max(_screen_width(row[j]) for row in cells) for j in range(n_columns)]
+    for i, row in enumerate(cells):
+        padded = [
+            " " * (w - _screen_width(c)) + c if side == ">" else c + " " * (w - _screen_width(c))
+            for c, w, side in zip(row, widths, align)
+        ]
+        print("  ".join(padded).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
