@@ -54,7 +54,8 @@ def setup() -> None:
 def _screen_width(text: str) -> int:
     """Columns the text takes in a monospace font: Hangul and other wide characters two, combining marks none."""
     return sum(
-        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
     )
 
 
@@ -106,7 +107,9 @@ def show_table(headers, rows, align: str | None = None) -> None:
     cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
     n_columns = len(cells[0])
     if align is None:
-        align = "".join(">" if all(_is_number(row[j]) for row in cells[1:]) else "<" for j in range(n_columns))
+        align = "".join(
+            ">" if all(_is_number(row[j]) for row in cells[1:]) else "<" for j in range(n_columns)
+        )
     elif len(align) != n_columns or set(align) - {"<", ">"}:
         raise ValueError(f'align must give "<" or ">" for each of the {n_columns} columns; got {align!r}')
     widths = [max(_screen_width(row[j]) for row in cells) for j in range(n_columns)]
