@@ -116,7 +116,7 @@ def test_definition_words_become_entries_for_the_first_defining_page(tmp_path):
         .. prf:definition:: 정밀도 Precision@K
            :label: {label}
 
-           상위 K개 중 관련 항목의 비율.
+           정밀도는 상위 K개 중 관련 항목의 비율.
         """
     )
     (src / "a.rst").write_text(definition.format(title="에이", label="def-a"), encoding="utf-8")
@@ -129,6 +129,7 @@ def test_definition_words_become_entries_for_the_first_defining_page(tmp_path):
     index = json.loads(text[len("Search.setIndex(") : -1])
     docs = index["docnames"]
     assert index["indexentries"]["정밀도"] == [[docs.index("b"), "def-b", True]]
+    assert "정밀도는" not in index["indexentries"]  # written forms would outrank the defining page
     assert {"정밀도", "정밀도는", "밀도"} <= set(index["terms"]) | set(index["titleterms"])
     assert "precis" in index["titleterms"]  # Porter-stemmed, lower case
     language_data = (out / "_static" / "language_data.js").read_text(encoding="utf-8")

@@ -10,6 +10,9 @@
   the title box itself or its chevron; a click on the link inside a solution's title
   jumped away and threw "ReferenceError: button is not defined". static/dropdown_titles.js
   makes a click anywhere on the title open or close the dropdown.
+* Long words on a phone. A heading like "Precision@K·Recall@K·HitRate@K·F1@K" has no
+  place to break and made the whole page scroll sideways at 390 px; static/page_fixes.css
+  lets long words in headings and text break where they must.
 """
 
 from __future__ import annotations
@@ -48,5 +51,6 @@ def add_static_path(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", add_static_path)
     app.add_js_file("dropdown_titles.js")
+    app.add_css_file("page_fixes.css")
     app.connect("html-page-context", drop_duplicate_scripts)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

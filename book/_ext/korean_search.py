@@ -279,6 +279,8 @@ def definition_terms(text: str) -> list[str]:
 
     >>> definition_terms("정밀도 Precision@K는 상위 K개 중 관련 항목의 비율입니다")
     ['정밀도', '정밀', 'precision', '상위', '관련', '항목의', '항목', '비율']
+    >>> definition_terms("정밀도는")  # the written form itself is not an entry
+    ['정밀도', '정밀']
     """
     out = []
     for w in words(text):
@@ -289,7 +291,9 @@ def definition_terms(text: str) -> list[str]:
             # verb (같습니다), whose cut-down forms would only be noise
             forms = [query_stem(w)] if query_stem(w) != w else []
         else:
-            forms = [w, *index_stems(w)]
+            # not the written form: "정밀도는" in a later definition must not outrank the
+            # page whose definition says "정밀도"
+            forms = [query_stem(w), *index_stems(w)]
         out.extend(f for f in forms if len(f) >= 2 and f not in STOPWORDS and not f.isdigit())
     return list(dict.fromkeys(out))
 

@@ -110,10 +110,17 @@ def _in_this_folder(item: pytest.Item) -> bool:
     return HERE in Path(item.path).resolve().parents
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: opens the built book in Chromium (deselect: -m 'not browser')"
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if MISSING:
-        for item in items:
-            if _in_this_folder(item):
+    for item in items:
+        if _in_this_folder(item):
+            item.add_marker(pytest.mark.browser)
+            if MISSING:
                 item.add_marker(pytest.mark.skip(reason=MISSING))
 
 
@@ -325,13 +332,22 @@ return Array.from(document.querySelectorAll("main .admonition.dropdown, main det
 });
 """
 
-DROPDOWN_OPEN_JS = r"""
-const el = document.querySelector(`[data-browser-test="${arguments[0]}"]`);
-const visible = e => !!e && e.checkVisibility({visibilityProperty: true});
+DROPDOWN_STEP_JS = r"""
+// One step for dropdown number arguments[0]: report whether its body shows now, scroll
+// its title to the middle of the window, and return what a reader would click next:
+// the words of the title (its first child element, e.g. the link in a solution's title)
+// to open it, its own toggle button (or the summary) to close it.
+const [index, next] = arguments;
+const el = document.querySelector(`[data-browser-test="${index}"]`);
 const body = el.tagName === "DETAILS"
   ? Array.from(el.children).find(c => c.tagName !== "SUMMARY")
   : Array.from(el.children).find(c => !c.classList.contains("admonition-title"));
-return visible(body);
+const title = el.querySelector(":scope > summary, :scope > .admonition-title");
+title.scrollIntoView({block: "center"});
+const target = next === "words"
+  ? (title.querySelector(":scope > :not(.toggle-button)") || title)
+  : (title.querySelector(":scope > .toggle-button") || title);
+return [!!body && body.checkVisibility({visibilityProperty: true}), target];
 """
 
 
@@ -339,29 +355,17 @@ def exercise_dropdowns(driver) -> list[dict[str, Any]]:
     """Open every dropdown by clicking its title text, close it again with its own button.
 
     A reader clicks the words of a title, so the click goes to the title's first child
-    element (the link to the exercise in a solution's title) when there is one.
+    element (the link to the exercise in a solution's title) when there is one. The
+    clicks are real mouse clicks (WebDriver), so whatever covers the title gets them.
     """
-    from selenium.webdriver.common.by import By
-
-    def wait_until(index: int, want_open: bool) -> bool:
-        deadline = time.monotonic() + 5
-        while driver.execute_script(DROPDOWN_OPEN_JS, index) != want_open:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-        return True
-
     found = driver.execute_script(DROPDOWNS_JS)
     for d in found:
-        el = driver.find_element(By.CSS_SELECTOR, f'[data-browser-test="{d["index"]}"]')
-        title = el.find_element(By.CSS_SELECTOR, ":scope > summary, :scope > .admonition-title")
-        words = title.find_elements(By.CSS_SELECTOR, ":scope > :not(.toggle-button)") or [title]
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", title)
-        words[0].click()
-        d["openAfterClick"] = wait_until(d["index"], True)
-        closer = title.find_elements(By.CSS_SELECTOR, ":scope > .toggle-button") or [title]
-        closer[0].click()
-        d["closedAgain"] = wait_until(d["index"], False)
+        _, words = driver.execute_script(DROPDOWN_STEP_JS, d["index"], "words")
+        words.click()
+        d["openAfterClick"], button = driver.execute_script(DROPDOWN_STEP_JS, d["index"], "button")
+        button.click()
+        shown, _ = driver.execute_script(DROPDOWN_STEP_JS, d["index"], "button")
+        d["closedAgain"] = not shown
     return found
 
 

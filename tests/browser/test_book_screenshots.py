@@ -45,7 +45,8 @@ def test_screenshot_and_no_sideways_scroll(page, width_name, driver, base_url):
               if (["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(p).overflowX)) return true;
               return false; };
             const wide = Array.from(document.querySelectorAll("body *"))
-              .filter(el => el.getBoundingClientRect().right > root.clientWidth + 1 && !clipped(el))
+              .filter(el => el.getBoundingClientRect().right > root.clientWidth + 1 && !clipped(el)
+                            && !["fixed", "absolute"].includes(getComputedStyle(el).position))
               .slice(0, 5).map(el => el.tagName.toLowerCase() + "." + el.className + " "
                                      + el.textContent.trim().slice(0, 40));
             return [root.scrollHeight, wide.length ? wide : ["(unknown element)"]];
