@@ -2,10 +2,10 @@
 
 :func:`evaluate` turns judgements and a run (TREC files or dicts) into one
 padded grade array per metric family and hands it to the package's batch
-metrics, so every formula still lives in exactly one place. The conversion is
-array work after one pass over the input: query and document ids become
-integer codes once, a single sort orders every query's documents, and one
-sorted-key lookup finds each retrieved document's grade.
+metrics, so every formula still lives in exactly one place. Reading, grouping
+by query and ranking are done by :mod:`rankmetrics.streaming`, a group of
+queries at a time when ``chunk_queries`` is given, so that a run file of ten
+million lines is scored in bounded memory by the very same code.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 
 from . import _validation as v
+from . import streaming
 from ._conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
-from .dcg import ndcg
+from .dcg import _ndcg_rows
 from .rank_based import average_precision, reciprocal_rank
 from .set_based import f1, hit_rate, precision, r_precision, recall
-from .trec import Table, qrels_table, run_table
 
 TIES = ("docno_descending", "input_order")
 MISSING = ("skip", "zero")
@@ -292,20 +292,6 @@ def _trec_line(metric: str, qid: str, value: Any) -> str:
     return f"{metric:<22}\t{qid}\t{_cell(metric, value)}"
 
 
-@dataclass(frozen=True)
-class _Ranked:
-    """Every evaluated query's retrieved documents in ranked order, as padded arrays."""
-
-    queries: np.ndarray  # (n,) query ids
-    grades: np.ndarray  # (n, width) raw grades in ranked order; 0 where unjudged or padding
-    judged: np.ndarray  # (n, width) True where the retrieved document has a judgement
-    n_retrieved: np.ndarray  # (n,) documents retrieved per query (before any width cut)
-    judged_rows: np.ndarray  # query row of each judgement of an evaluated query
-    judged_grades: np.ndarray  # the grade of each of those judgements
-    missing: tuple[str, ...]
-    unjudged: tuple[str, ...]
-
-
 def evaluate(
     qrels: Any,
     run: Any,
@@ -317,6 +303,7 @@ def evaluate(
     gain: str = "linear",
     ideal: str = "judged",
     denominator: str = "all_relevant",
+    chunk_queries: int | None = None,
 ) -> Evaluation:
     """Score a run on every judged query, the way trec_eval does unless told otherwise.
 
@@ -360,6 +347,14 @@ def evaluate(
     denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
         What AP divides by; see :func:`average_precision`. For ``map``
         without a cutoff, ``"min_k_relevant"`` is the same as ``"all_relevant"``.
+    chunk_queries : positive int, optional
+        Read, rank and score the run this many queries at a time, holding only
+        the judgements, one group of queries and the per-query results in
+        memory: for run files too large to load whole (ten million lines
+        take about 1.5 GB as Python objects). The run must then be grouped by
+        query, as TREC runs are; a query that comes back after other queries
+        is an error naming it and its line. The values are the same as
+        without it. Default: the whole run at once, in any order.
 
     Returns
     -------
@@ -371,8 +366,9 @@ def evaluate(
     Raises
     ------
     ValueError
-        For an unknown metric, a bad convention argument, or when no query
-        is both judged and in the run.
+        For an unknown metric, a bad convention argument, when no query is
+        both judged and in the run, or (with ``chunk_queries``) for a run
+        file that is not grouped by query.
 
     See Also
     --------
@@ -412,30 +408,7 @@ def evaluate(
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
     deepest = max((m.k for m in measures if m.k is not None), default=1)
-    ranked = _rank(qrels_table(qrels), run_table(run), missing, ties, None if whole else deepest)
-    if ranked.missing and missing == "skip":
-        warnings.warn(
-            f"{len(ranked.missing)} judged quer{'y is' if len(ranked.missing) == 1 else 'ies are'} "
-            f"absent from the run and skipped: {_list(ranked.missing)}. "
-            "Pass missing='zero' to score them 0 (trec_eval -c).",
-            UserWarning,
-            stacklevel=2,
-        )
-
-    n = ranked.queries.size
-    relevant = ranked.judged & (ranked.grades >= level)
-    binary = relevant.astype(float)
-    judged_relevant = ranked.judged_grades >= level
-    n_relevant = np.bincount(ranked.judged_rows, weights=judged_relevant, minlength=n).astype(float)
-    graded = np.clip(ranked.grades, 0.0, None)  # nDCG: raw grades, a negative one earns nothing
-    best = _ideal_rows(ranked, n) if uses_ndcg and ideal == "judged" else None
-
-    per_query: dict[str, np.ndarray] = {}
-    for m in measures:
-        per_query[m.name] = _compute(
-            m, binary, graded, best, n_relevant, ranked.n_retrieved, gain, denominator
-        )
-    summary = {m.name: _summarise(m, per_query[m.name]) for m in measures}
+    depth = None if whole else deepest
     conventions = {
         "relevance_level": level,
         "missing": missing,
@@ -444,12 +417,55 @@ def evaluate(
         "ideal": ideal,
         "denominator": denominator,
     }
+    qrels = streaming.judgements(qrels)
+    if not qrels:
+        raise ValueError("qrels holds no judgement at all")
+    if chunk_queries is not None:
+        chunk_queries = v.check_k(chunk_queries, "chunk_queries")
+
+    def score(groups: streaming.Groups) -> dict[str, np.ndarray]:
+        ranked = streaming.rank(groups, qrels, depth, ties)
+        return _score(ranked, measures, level, gain, ideal, denominator)
+
+    queries: list[str] = []
+    parts: list[dict[str, np.ndarray]] = []
+    in_run: set[str] = set()
+    unjudged: set[str] = set()
+    for groups in streaming.run_groups(run, chunk_queries):
+        in_run.update(groups.qids)
+        keep = [i for i, qid in enumerate(groups.qids) if qid in qrels]
+        unjudged.update(qid for qid in groups.qids if qid not in qrels)
+        if keep:
+            groups = groups.take(keep)
+            queries.extend(groups.qids)
+            parts.append(score(groups))
+    absent = sorted(qid for qid in qrels if qid not in in_run)
+    if absent and missing == "zero":
+        queries.extend(absent)
+        parts.append(score(streaming.empty_groups(absent)))
+    if not queries:
+        raise ValueError(
+            "no query is both judged and in the run: the qrels judge "
+            f"{_list(sorted(qrels))}; the run has {_list(sorted(in_run)) or 'none'}"
+        )
+    if absent and missing == "skip":
+        warnings.warn(
+            f"{len(absent)} judged quer{'y is' if len(absent) == 1 else 'ies are'} "
+            f"absent from the run and skipped: {_list(absent)}. "
+            "Pass missing='zero' to score them 0 (trec_eval -c).",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
+    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[order] for m in measures}
+    summary = {m.name: _summarise(m, per_query[m.name]) for m in measures}
     return Evaluation(
-        tuple(ranked.queries.tolist()),
+        tuple(queries[i] for i in order),
         per_query,
         summary,
-        ranked.missing,
-        ranked.unjudged,
+        tuple(absent),
+        tuple(sorted(unjudged)),
         conventions,
     )
 
@@ -465,85 +481,26 @@ def _list(ids: Sequence[str], shown: int = 10) -> str:
     return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
 
 
-def _rank(judged: Table, retrieved: Table, missing: str, ties: str, depth: int | None) -> _Ranked:
-    """Order every evaluated query's documents and look up their grades, with array operations."""
-    if len(judged) == 0:
-        raise ValueError("qrels holds no judgement at all")
-    n_judged = len(judged)
-    # Integer codes for query and document ids. np.unique sorts the text, so the
-    # codes keep the text order that trec_eval's tie rule (strcmp) relies on.
-    names, qcode = np.unique(np.concatenate([judged.qids, retrieved.qids]), return_inverse=True)
-    _, dcode = np.unique(np.concatenate([judged.docnos, retrieved.docnos]), return_inverse=True)
-    j_query, r_query = qcode[:n_judged], qcode[n_judged:]
-    j_doc, r_doc = dcode[:n_judged], dcode[n_judged:]
-    n_docs = int(dcode.max()) + 1
-
-    has_judgement = np.zeros(names.size, dtype=bool)
-    has_judgement[j_query] = True
-    in_run = np.zeros(names.size, dtype=bool)
-    in_run[r_query] = True
-    evaluated = has_judgement & in_run if missing == "skip" else has_judgement
-    if not evaluated.any():
-        raise ValueError(
-            "no query is both judged and in the run: the qrels judge "
-            f"{_list(names[has_judgement].tolist())}; the run has {_list(names[in_run].tolist()) or 'none'}"
-        )
-    row_of = np.full(names.size, -1)
-    row_of[evaluated] = np.arange(np.count_nonzero(evaluated))
-    n = int(np.count_nonzero(evaluated))
-
-    # The run's records of evaluated queries, in ranked order: one sort over all
-    # queries at once (query, then score descending, then the tie rule).
-    keep = row_of[r_query] >= 0
-    rows, docs, scores = row_of[r_query][keep], r_doc[keep], retrieved.values[keep]
-    tie_key = -docs if ties == "docno_descending" else np.arange(rows.size)
-    order = np.lexsort((tie_key, -scores, rows))
-    rows, docs = rows[order], docs[order]
-    n_retrieved = np.bincount(rows, minlength=n)
-    starts = np.cumsum(n_retrieved) - n_retrieved
-    ranks = np.arange(rows.size) - starts[rows]
-
-    # Grades of the retrieved documents by a sorted-key lookup into the judgements.
-    j_keep = row_of[j_query] >= 0
-    j_rows, j_grades = row_of[j_query][j_keep], judged.values[j_keep]
-    j_keys = j_rows.astype(np.int64) * n_docs + j_doc[j_keep]
-    by_key = np.argsort(j_keys)
-    sorted_keys = j_keys[by_key]
-    r_keys = rows.astype(np.int64) * n_docs + docs
-    at = np.minimum(np.searchsorted(sorted_keys, r_keys), max(sorted_keys.size - 1, 0))
-    found = sorted_keys[at] == r_keys if sorted_keys.size else np.zeros(r_keys.size, dtype=bool)
-    grades = np.where(found, j_grades[by_key][at] if sorted_keys.size else 0.0, 0.0)
-
-    longest = int(n_retrieved.max()) if n_retrieved.size else 0
-    width = max(1, longest if depth is None else min(longest, depth))
-    inside = ranks < width
-    grade_rows = np.zeros((n, width))
-    judged_mask = np.zeros((n, width), dtype=bool)
-    grade_rows[rows[inside], ranks[inside]] = grades[inside]
-    judged_mask[rows[inside], ranks[inside]] = found[inside]
-    return _Ranked(
-        queries=names[evaluated],
-        grades=grade_rows,
-        judged=judged_mask,
-        n_retrieved=n_retrieved,
-        judged_rows=j_rows,
-        judged_grades=j_grades,
-        missing=tuple(names[has_judgement & ~in_run].tolist()),
-        unjudged=tuple(names[in_run & ~has_judgement].tolist()),
-    )
-
-
-def _ideal_rows(ranked: _Ranked, n: int) -> np.ndarray:
-    """Every judged positive grade per query, zero-padded: the material of nDCG's ideal ranking."""
-    positive = ranked.judged_grades > 0
-    rows, grades = ranked.judged_rows[positive], ranked.judged_grades[positive]
-    counts = np.bincount(rows, minlength=n)
-    order = np.argsort(rows, kind="stable")
-    rows, grades = rows[order], grades[order]
-    columns = np.arange(rows.size) - (np.cumsum(counts) - counts)[rows]
-    out = np.zeros((n, max(1, int(counts.max()) if counts.size else 1)))
-    out[rows, columns] = grades
-    return out
+def _score(
+    ranked: streaming.Ranked,
+    measures: list[Measure],
+    level: float,
+    gain: str,
+    ideal: str,
+    denominator: str,
+) -> dict[str, np.ndarray]:
+    """Every metric for a group of ranked queries: one value per query."""
+    relevant = ranked.judged & (ranked.grades >= level)
+    binary = relevant.astype(float)
+    n_relevant = np.count_nonzero(ranked.judged_grades >= level, axis=1).astype(float)
+    graded = np.clip(ranked.grades, 0.0, None)  # nDCG: raw grades, a negative one earns nothing
+    uses_ndcg = any(m.family == "ndcg" for m in measures)
+    # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
+    best = np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and ideal == "judged" else None
+    return {
+        m.name: _compute(m, binary, graded, best, n_relevant, ranked.n_retrieved, gain, denominator)
+        for m in measures
+    }
 
 
 def _compute(
@@ -559,10 +516,10 @@ def _compute(
     family, k = m.family, m.k
     if family == "ndcg":
         if best is None:  # ideal from the retrieved documents only
-            return ndcg(graded, k, gain=gain)
+            return _ndcg_rows(graded, k, graded, gain)
         # Plain "ndcg": the whole list, and an ideal of every judged document (trec_eval's ndcg).
         depth = k if k is not None else max(graded.shape[1], best.shape[1])
-        return ndcg(graded, depth, gain=gain, ideal=best)
+        return _ndcg_rows(graded, depth, best, gain)
     if family == "precision":
         return precision(binary, k)
     if family == "recall":
