@@ -111,7 +111,7 @@ def judgements(source: Any) -> dict[str, dict[str, Any]]:
     queries without any judgement are left out.
     """
     if isinstance(source, Mapping):
-        if _numeric_values(source) is None:
+        if _flatten(source) is None:
             source = trec._nest(trec._table_from_mapping(source, "qrels", "grade"), grades=True)
         if all(source.values()):
             return source  # type: ignore[return-value]
@@ -163,14 +163,15 @@ def run_groups(source: Any, chunk_queries: int | None) -> Iterator[Groups]:
 
 
 def _dict_groups(run: Mapping, chunk_queries: int | None) -> Iterator[Groups]:
-    scores = _numeric_values(run)
-    if scores is None:  # ids that are not text, or values that need checking one by one
+    flat = _flatten(run)
+    if flat is None:  # ids that are not text, or values that need checking one by one
         run = trec._nest(trec._table_from_mapping(run, "run", "score"), grades=False)
-        scores = _numeric_values(run)
-        assert scores is not None
+        flat = _flatten(run)
+        assert flat is not None
+    docnos, scores = flat
     qids = list(run)
     lengths = np.fromiter(map(len, run.values()), dtype=np.int64, count=len(qids))
-    groups = Groups(qids, list(chain.from_iterable(run.values())), scores, lengths)
+    groups = Groups(qids, docnos, scores, lengths)
     if not lengths.all():
         groups = groups.take(np.flatnonzero(lengths).tolist())
     step = chunk_queries or max(len(groups), 1)
@@ -178,8 +179,8 @@ def _dict_groups(run: Mapping, chunk_queries: int | None) -> Iterator[Groups]:
         yield groups.take(list(range(begin, min(begin + step, len(groups)))))
 
 
-def _numeric_values(nested: Mapping) -> np.ndarray | None:
-    """Every value of ``{qid: {docno: number}}`` as one float array, in order.
+def _flatten(nested: Mapping) -> tuple[list[str], np.ndarray] | None:
+    """Every key and value of ``{qid: {docno: number}}``, in order: docnos and a float array.
 
     None when the fast route cannot vouch for the input: an id that is not
     text, an inner value that is not a dict, a value that is not a finite
@@ -187,15 +188,16 @@ def _numeric_values(nested: Mapping) -> np.ndarray | None:
     """
     try:
         "".join(nested)  # every query id is text (join refuses anything else)
-        for inner in nested.values():
-            "".join(inner)  # every docno is text
-        values = np.array(list(chain.from_iterable(map(dict.values, nested.values()))))
+        inner = list(nested.values())
+        docnos = list(chain.from_iterable(inner))
+        "".join(docnos)  # every docno is text
+        values = np.array(list(chain.from_iterable(map(dict.values, inner))))
     except (TypeError, ValueError):
         return None
-    if values.ndim != 1 or values.dtype.kind not in "biuf":
+    if values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
         return None
     values = values.astype(np.float64, copy=False)
-    return values if np.isfinite(values).all() else None
+    return (docnos, values) if np.isfinite(values).all() else None
 
 
 def _file_groups(chunks: Iterator[tuple[list[str], int]], label: str, *, strict: bool) -> Iterator[Groups]:
