@@ -7,7 +7,7 @@ aspect, so a failure names the page and what went wrong there.
 from __future__ import annotations
 
 import pytest
-from conftest import DESKTOP, PAGES, load, page_id, set_viewport
+from bookbrowser import DESKTOP, PAGES, load, page_id, set_viewport
 
 per_page = pytest.mark.parametrize("page", PAGES, ids=page_id)
 

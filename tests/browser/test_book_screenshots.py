@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import DESKTOP, PAGES, PHONE, SCREENSHOTS, load, page_id, set_viewport
+from bookbrowser import DESKTOP, PAGES, PHONE, SCREENSHOTS, load, page_id, set_viewport
 
 TILE = 8000  # px per image file; long pages become numbered tiles
 

@@ -12,7 +12,7 @@ import time
 import urllib.parse
 
 import pytest
-from conftest import BOOK_ROOT, DESKTOP, PAGES, load, set_viewport
+from bookbrowser import BOOK_ROOT, DESKTOP, PAGES, load, set_viewport
 
 sys.path.insert(0, str(BOOK_ROOT / "book" / "_ext"))
 import korean_search
