@@ -22,7 +22,7 @@ What it does, in order:
 4. Times batch nDCG@10 on a 1,000,000 x 100 float64 grade array against one copy of
    that array (the memory-bandwidth floor), and scikit-learn's ndcg_score on a smaller
    batch (after checking that the values agree).
-5. With --big: the peak resident memory (ru_maxrss of a fresh subprocess) of
+5. With --big: the peak resident memory (VmHWM of a fresh subprocess) of
    evaluate(..., chunk_queries=1000) on a 10-million-line run, next to the peak of
    holding that run as Python dicts.
 
@@ -260,7 +260,7 @@ def batch_ndcg(rows: int, sk_rows: int, repeats: int) -> dict:
 # ---------------------------------------------------------------- peak memory (--big)
 
 _PEAK_CHILD = r"""
-import json, resource, sys, time, warnings
+import json, sys, time, warnings
 mode, qrels_path, run_path = sys.argv[1:4]
 start = time.perf_counter()
 if mode == "baseline":
@@ -282,7 +282,11 @@ elif mode == "pytrec_dicts":
     with open(run_path) as f:
         run = pytrec_eval.parse_run(f)
 seconds = time.perf_counter() - start
-print(json.dumps({"maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "seconds": seconds}))
+# VmHWM: this process's own peak resident memory. (ru_maxrss would also count the
+# parent's memory at fork time, which survives exec on Linux.)
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({"peak_kib": peak, "seconds": seconds}))
 """
 
 
@@ -300,11 +304,11 @@ def big_memory(folder: Path, lines: int, chunk: int) -> dict:
     n = lines // DEPTH
     qrels_path, run_path = write_files(make_data(n), folder)
     out = {"lines": lines, "file_bytes": run_path.stat().st_size, "chunk_queries": chunk}
-    for mode in ("baseline", "chunked", "pytrec_dicts"):
+    for mode in ("baseline", "chunked", "whole", "pytrec_dicts"):
         args = (str(chunk),) if mode == "chunked" else ()
         out[mode] = peak(mode, qrels_path, run_path, *args)
         print(
-            f"  peak RSS {mode:>12}: {out[mode]['maxrss_kib'] / 1024:8.0f} MiB  ({out[mode]['seconds']:.1f} s)",
+            f"  peak memory {mode:>12}: {out[mode]['peak_kib'] / 1024:8.0f} MiB  ({out[mode]['seconds']:.1f} s)",
             flush=True,
         )
     return out
@@ -374,7 +378,8 @@ def report(info: dict, rows: list[dict], batch: dict | None, big: dict | None, r
         "Each query: 100 retrieved documents, about 20 judged (grades 0-3) plus 5 judged documents "
         "never retrieved; 2% of the queries have no relevant document. "
         "Before timing, every tool's per-query values were checked against rankmetrics "
-        "(largest difference shown). Times are medians "
+        "(largest difference shown). The tools take turns, run after run, so that a burst of "
+        "load from elsewhere hits them alike. Times are medians "
         + ", ".join(f"of {r} runs for {n:,} queries" for n, r in repeats.items())
         + "; reading the files or converting the dicts is included, imports are not, "
         "and ranx's JIT was compiled before timing.",
@@ -410,21 +415,27 @@ def report(info: dict, rows: list[dict], batch: dict | None, big: dict | None, r
             f"{batch['sk_rm'] / batch['sk']:.2f} |",
         ]
     if big:
-        mib = lambda kib: f"{kib / 1024:,.0f} MiB"
+
+        def mib(kib: float) -> str:
+            return f"{kib / 1024:,.0f} MiB"
+
         lines += [
             "",
             f"## Peak memory: a run file of {big['lines']:,} lines ({big['file_bytes'] / 1e6:,.0f} MB on disk)",
             "",
-            "Peak resident memory (`ru_maxrss`) of a fresh Python process doing only this:",
+            "Peak resident memory (`VmHWM`) of a fresh Python process doing only this "
+            f"({big['lines'] // DEPTH:,} queries; the qrels hold about 25 judgements per query):",
             "",
             "| process | peak memory | time |",
             "|---|---:|---:|",
-            f"| import rankmetrics and read the qrels (the floor) | {mib(big['baseline']['maxrss_kib'])} | "
+            f"| import rankmetrics and read the qrels (the floor) | {mib(big['baseline']['peak_kib'])} | "
             f"{big['baseline']['seconds']:.1f} s |",
             f"| `evaluate(qrels, run_file, 5 measures, chunk_queries={big['chunk_queries']})` | "
-            f"{mib(big['chunked']['maxrss_kib'])} | {big['chunked']['seconds']:.1f} s |",
-            f"| the run held as Python dicts (`pytrec_eval.parse_run`) | {mib(big['pytrec_dicts']['maxrss_kib'])} | "
-            f"{big['pytrec_dicts']['seconds']:.1f} s |",
+            f"{mib(big['chunked']['peak_kib'])} | {big['chunked']['seconds']:.1f} s |",
+            f"| `evaluate(qrels, run_file, 5 measures)`, the whole run at once | "
+            f"{mib(big['whole']['peak_kib'])} | {big['whole']['seconds']:.1f} s |",
+            f"| only holding the run as Python dicts (`pytrec_eval.parse_run`) | "
+            f"{mib(big['pytrec_dicts']['peak_kib'])} | {big['pytrec_dicts']['seconds']:.1f} s |",
         ]
     return "\n".join(lines) + "\n"
 
@@ -454,6 +465,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="Markdown file for the table")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--wait-load",
+        type=float,
+        default=1.5,
+        help="wait (up to 15 minutes) until the 1-minute load average is below this; 0: do not wait",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes, args.repeats, args.batch_rows, args.sklearn_rows = "1000,10000", 3, 100_000, 10_000
@@ -463,6 +480,12 @@ def main(argv: list[str] | None = None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     warnings.simplefilter("ignore")  # ranx and numba announce deprecations
 
+    if args.wait_load:
+        for _ in range(15):
+            if os.getloadavg()[0] <= args.wait_load:
+                break
+            print(f"load {os.getloadavg()[0]:.2f} > {args.wait_load}: waiting a minute", flush=True)
+            time.sleep(60)
     info = machine()
     print(f"{info['cpu']}, {info['cores']} cores; load {info['load_start']}", flush=True)
     warm_ranx()
@@ -483,8 +506,14 @@ def main(argv: list[str] | None = None) -> int:
             agreement = check_agreement(first, n)
             del first
             row = {"n": n, "input": kind, "agreement": agreement}
-            for tool, fn in fns.items():
-                row[tool], times = median_time(fn, *inputs, repeats=count)
+            times: dict[str, list[float]] = {tool: [] for tool in fns}
+            for _ in range(count):  # the tools take turns, so a burst of load hits them alike
+                for tool, fn in fns.items():
+                    start = time.perf_counter()
+                    fn(*inputs)
+                    times[tool].append(time.perf_counter() - start)
+            row.update({tool: statistics.median(t) for tool, t in times.items()})
+            row["times"] = {tool: [round(x, 4) for x in t] for tool, t in times.items()}
             rows.append(row)
             print(
                 f"{n:>7,} queries, {kind:<10}: rankmetrics {fmt_s(row['rankmetrics']):>8}  "
@@ -510,7 +539,10 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if not args.no_write:
         Path(args.out).write_text(text)
-        print(f"written to {args.out}")
+        Path(args.out).with_suffix(".json").write_text(
+            json.dumps({"machine": info, "evaluate": rows, "batch": batch, "memory": big}, indent=1) + "\n"
+        )
+        print(f"written to {args.out} and {Path(args.out).with_suffix('.json')}")
     return 0
 
 

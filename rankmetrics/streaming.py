@@ -24,7 +24,6 @@ gets the same messages, with file name and line number, as :func:`read_run`.
 
 from __future__ import annotations
 
-import operator
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -118,8 +117,8 @@ def judgements(source: Any) -> dict[str, dict[str, Any]]:
         return {q: d for q, d in source.items() if d}
     label, reopen = _reader(source, "qrels", keep_lines=True)
     qrels: dict[str, dict[str, Any]] = {}
-    for lines, first in reopen():
-        names, starts, docnos, values = _parse(lines, first, label, _QRELS)
+    for blob, first in reopen():
+        names, starts, _, docnos, values = _parse(blob, first, label, _QRELS)
         grades = values.tolist()
         for name, start, end in zip(names, starts, [*starts[1:], len(docnos)]):
             judged = qrels.setdefault(name, {})
@@ -200,7 +199,7 @@ def _flatten(nested: Mapping) -> tuple[list[str], np.ndarray] | None:
     return (docnos, values) if np.isfinite(values).all() else None
 
 
-def _file_groups(chunks: Iterator[tuple[list[str], int]], label: str, *, strict: bool) -> Iterator[Groups]:
+def _file_groups(chunks: Chunks, label: str, *, strict: bool) -> Iterator[Groups]:
     """A run file's records, one :class:`Groups` per chunk of lines, each query complete.
 
     The last query of a chunk may go on in the next one, so its lines are held
@@ -208,49 +207,45 @@ def _file_groups(chunks: Iterator[tuple[list[str], int]], label: str, *, strict:
     after other queries is an error.
     """
     seen: set[str] = set()
-    held: list[str] = []
-    held_first = 1
-    for chunk, first in chain(chunks, [([], 0)]):
-        at_end = not chunk
+    held, held_first = b"", 1
+    for blob, first in chain(chunks, [(b"", 0)]):
+        at_end = not blob
         if held:
-            chunk, first = held + chunk, held_first
-        if not chunk:
+            blob, first = held + blob, held_first
+        if not blob:
             return
-        names, starts, docnos, scores = _parse(chunk, first, label, _RUN)
+        names, starts, lines, docnos, scores = _parse(blob, first, label, _RUN)
         if not docnos:
-            held = []
+            held = b""
             continue
         if not at_end:  # hold back the last query
-            last = starts.pop()
+            last, line = starts.pop(), lines.pop()
             names.pop()
-            line = _line_index(chunk, last)
-            held, held_first = chunk[line:], first + line
+            cut = _line_offset(blob, line)
+            held, held_first = blob[cut:], first + line
             if not starts:
                 continue
             docnos, scores = docnos[:last], scores[:last]
         else:
-            held = []
+            held = b""
         lengths = np.diff(np.array([*starts, len(docnos)], dtype=np.int64))
         if strict:
-            _check_grouped(names, starts, seen, chunk, first, label)
+            _check_grouped(names, lines, seen, first, label)
         group = Groups(names, docnos, scores, lengths)
         if _has_duplicates(group):
-            _careful(enumerate(chunk, start=first), label, _RUN)
+            _careful(_numbered([(blob, first)]), label, _RUN)
         yield group
 
 
-def _check_grouped(
-    names: list[str], starts: list[int], seen: set[str], chunk: list[str], first: int, label: str
-) -> None:
+def _check_grouped(names: list[str], lines: list[int], seen: set[str], first: int, label: str) -> None:
     """Raise when a query of this chunk already had its records earlier in the file."""
     if seen.isdisjoint(names) and len(set(names)) == len(names):
         seen.update(names)
         return
-    for name, start in zip(names, starts):
+    for name, line in zip(names, lines):
         if name in seen:
-            number = first + _line_index(chunk, start)
             raise ValueError(
-                f"{label} line {number}: query {name!r} appears again after other queries. "
+                f"{label} line {first + line}: query {name!r} appears again after other queries. "
                 "Reading in chunks (chunk_queries=...) needs a run grouped by query, as TREC "
                 "runs are written: sort the file by query id, or pass chunk_queries=None"
             )
@@ -307,7 +302,7 @@ def _concat(parts: list[Groups]) -> Groups:
 # ---------------------------------------------------------------- reading lines
 
 
-Chunks = Iterator[tuple[list[str], int]]
+Chunks = Iterator[tuple[bytes, int]]  # UTF-8 text of whole lines, and the number of its first line
 
 
 def _reader(source: Any, kind: str, *, keep_lines: bool) -> tuple[str, Callable[[], Chunks]]:
@@ -328,64 +323,89 @@ def _reader(source: Any, kind: str, *, keep_lines: bool) -> tuple[str, Callable[
 
 
 def _path_chunks(path: str) -> Chunks:
-    first = 1
-    with open(path, encoding="utf-8") as handle:
-        while chunk := handle.readlines(_CHUNK_BYTES):
-            yield chunk, first
-            first += len(chunk)
+    """A file's bytes in blocks of whole lines; line ends as text mode reads them (\\r\\n, \\r -> \\n)."""
+    first, rest = 1, b""
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(_CHUNK_BYTES)
+            if not block:
+                if rest:
+                    yield _newlines(rest), first
+                return
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:  # no line end yet
+                rest = block
+                continue
+            blob, rest = _newlines(block[:cut]), block[cut:]
+            yield blob, first
+            first += blob.count(b"\n")
+
+
+def _newlines(blob: bytes) -> bytes:
+    return blob.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in blob else blob
 
 
 def _chunks(lines: Iterator[str]) -> Chunks:
-    """Lists of lines and the 1-based line number of each list's first line."""
+    """An open file's lines, ``_CHUNK_LINES`` at a time, as UTF-8 text."""
     first = 1
     while chunk := list(islice(lines, _CHUNK_LINES)):
-        yield chunk, first
+        yield "".join(chunk).encode("utf-8"), first
         first += len(chunk)
 
 
-def _numbered(chunks: Chunks) -> Iterator[tuple[int, str]]:
-    for lines, first in chunks:
-        yield from enumerate(lines, start=first)
+def _numbered(chunks: Iterator[tuple[bytes, int]] | list[tuple[bytes, int]]) -> Iterator[tuple[int, str]]:
+    """(line number, line) pairs for the careful reader."""
+    for blob, first in chunks:
+        yield from enumerate(blob.decode("utf-8").split("\n"), start=first)
 
 
-def _parse(lines: list[str], first: int, label: str, fmt: _Format) -> tuple[list, list, list, np.ndarray]:
-    """A chunk's queries (id and first record of each), and every record's docno and value.
+def _line_offset(blob: bytes, line: int) -> int:
+    """Where the given line (0-based) of the chunk begins."""
+    if line == 0:
+        return 0
+    return int(np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == 10)[line - 1]) + 1
 
-    Plain ASCII text goes through :func:`_parse_ascii` (array work on the bytes).
-    Otherwise one split for the whole chunk. When the token count, a value or a
-    non-finite number gives anything away, the careful reader reads the chunk
-    again and raises its precise error.
+
+def _parse(blob: bytes, first: int, label: str, fmt: _Format) -> tuple[list, list, list, list, np.ndarray]:
+    """A chunk's queries, and every record's docno and value.
+
+    Returns each query's id, its first record and that record's line (0-based,
+    in the chunk), then every record's docno and value. Plain ASCII goes
+    through :func:`_parse_ascii` (array work on the bytes); anything else is
+    split line by line. When a line does not parse, the careful reader reads
+    the chunk again and raises its precise error, naming the line.
     """
-    text = "".join(lines)
-    if text.isascii():
-        parsed = _parse_ascii(text.encode("ascii"), fmt)
+    if blob.isascii():
+        parsed = _parse_ascii(blob, fmt)
         if parsed is not None:
             return parsed
-    tokens = text.split()
     n = fmt.fields
-    records = len(lines) - sum(map(str.isspace, lines))
-    if len(tokens) != n * records:
-        _careful(enumerate(lines, start=first), label, fmt)
+    lines = blob.decode("utf-8").split("\n")
+    parts = [line.split() for line in lines]
+    rows = [i for i, fields in enumerate(parts) if fields]
+    if any(len(parts[i]) != n for i in rows):
+        _careful(_numbered([(blob, first)]), label, fmt)
     try:
-        values = np.fromiter(map(float, tokens[fmt.value_field :: n]), dtype=np.float64, count=records)
+        values = np.array([float(parts[i][fmt.value_field]) for i in rows], dtype=np.float64)
     except ValueError:
         values = np.array([np.nan])
     if not np.isfinite(values).all():
-        _careful(enumerate(lines, start=first), label, fmt)
-    qids = tokens[0::n]
-    change = np.fromiter(map(operator.ne, qids[1:], qids[:-1]), dtype=bool, count=max(records - 1, 0))
-    starts = [0, *(np.flatnonzero(change) + 1).tolist()] if records else []
-    return [qids[i] for i in starts], starts, tokens[2::n], values
+        _careful(_numbered([(blob, first)]), label, fmt)
+    qids = [parts[i][0] for i in rows]
+    starts = [i for i in range(len(rows)) if i == 0 or qids[i] != qids[i - 1]]
+    return [qids[i] for i in starts], starts, [rows[i] for i in starts], [parts[i][2] for i in rows], values
 
 
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[[9, 10, 11, 12, 13, 32]] = True  # what str.split() splits ASCII text on
-_AWKWARD = np.zeros(256, dtype=bool)
-_AWKWARD[[0, 28, 29, 30, 31]] = True  # NUL, and separators that str.split() also splits on
+# Byte classes: 0 inside a token, 1 what str.split() splits ASCII text on, 2 NUL and the
+# separators 28-31 (str.split() splits on them too; the text route handles them).
+_CLASS = np.zeros(256, dtype=np.uint8)
+_CLASS[[9, 10, 11, 12, 13, 32]] = 1
+_CLASS[[0, 28, 29, 30, 31]] = 2
 _POWERS = 10.0 ** np.arange(23)  # exact in float64
 
 
-def _parse_ascii(data: bytes, fmt: _Format) -> tuple[list, list, list, np.ndarray] | None:
+def _parse_ascii(data: bytes, fmt: _Format) -> tuple[list, list, list, list, np.ndarray] | None:
     """:func:`_parse` for ASCII text, as array work on its bytes; None to let the text route decide.
 
     Tokens are found from the whitespace mask; every non-blank line must hold
@@ -396,11 +416,19 @@ def _parse_ascii(data: bytes, fmt: _Format) -> tuple[list, list, list, np.ndarra
     each query's id become Python strings.
     """
     raw = np.frombuffer(data, dtype=np.uint8)
-    if raw.size == 0 or _AWKWARD[raw].any():
+    if raw.size == 0:
         return None
-    space = _SPACE[raw]
-    begins = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
-    ends = np.flatnonzero(~space & np.concatenate((space[1:], [True]))) + 1
+    space = _CLASS[raw]
+    if space.max() > 1:
+        return None
+    # Token boundaries: where the class steps from space to token (-1) and back (+1).
+    step = np.diff(space.view(np.int8))
+    begins = np.flatnonzero(step == -1) + 1
+    ends = np.flatnonzero(step == 1) + 1
+    if not space[0]:
+        begins = np.concatenate(([0], begins))
+    if not space[-1]:
+        ends = np.concatenate((ends, [raw.size]))
     n = fmt.fields
     if begins.size % n:
         return None  # a line with the wrong number of fields: the text route names it
@@ -427,17 +455,20 @@ def _parse_ascii(data: bytes, fmt: _Format) -> tuple[list, list, list, np.ndarra
     )
     starts = [0, *change.tolist()]
     names = [data[b:e].decode("ascii") for b, e in zip(begins[starts, 0].tolist(), ends[starts, 0].tolist())]
+    lines = np.searchsorted(newlines, begins[starts, 0]).tolist()  # newlines before each query's first record
     docno = _tokens(raw, begins[:, 2], ends[:, 2])
     docnos = docno.view(f"S{docno.shape[1]}").ravel().astype(f"U{docno.shape[1]}").tolist()
-    return names, starts, docnos, values
+    return names, starts, lines, docnos, values
 
 
 def _tokens(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """The bytes of one token per record, as rows of a zero-padded (records, longest) uint8 array."""
-    width = int((ends - begins).max())
-    at = begins[:, None] + np.arange(width)
-    inside = at < ends[:, None]
-    return np.where(inside, raw[np.minimum(at, raw.size - 1)], 0).astype(np.uint8)
+    lengths = ends - begins
+    width = int(lengths.max())
+    padded = np.concatenate((raw, np.zeros(width, dtype=np.uint8)))
+    rows = np.lib.stride_tricks.sliding_window_view(padded, width)[begins]  # one row per token, copied
+    rows[np.arange(width) >= lengths[:, None]] = 0
+    return rows
 
 
 def _decimals(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray, data: bytes) -> np.ndarray | None:
@@ -467,13 +498,6 @@ def _decimals(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray, data: bytes
         if not np.isfinite(values[odd]).all():
             return None
     return values
-
-
-def _line_index(lines: list[str], record: int) -> int:
-    """Position in ``lines`` of the given record (blank lines hold no record)."""
-    if not any(map(str.isspace, lines)):
-        return record
-    return [i for i, line in enumerate(lines) if not line.isspace()][record]
 
 
 def _careful(numbered: Iterator[tuple[int, str]], label: str, fmt: _Format) -> None:

@@ -243,8 +243,9 @@ NUMBERS = [
 
 def test_fast_reader_reads_every_spelling_as_float_does():
     text = "".join(f"q Q0 d{i} 1 {s} t\n" for i, s in enumerate(NUMBERS))
-    names, starts, docnos, values = streaming._parse_ascii(text.encode(), streaming._RUN)
-    assert names == ["q"] and starts == [0] and docnos == [f"d{i}" for i in range(len(NUMBERS))]
+    names, starts, lines, docnos, values = streaming._parse_ascii(text.encode(), streaming._RUN)
+    assert names == ["q"] and starts == [0] and lines == [0]
+    assert docnos == [f"d{i}" for i in range(len(NUMBERS))]
     assert [v.hex() for v in values.tolist()] == [float(s).hex() for s in NUMBERS]  # bit for bit
 
 
@@ -270,7 +271,7 @@ def test_fast_reader_equals_float_on_random_numbers(tokens):
         assert parsed is None  # the careful reader will name the line
         return
     assert parsed is not None
-    assert [v.hex() for v in parsed[3].tolist()] == [e.hex() for e in expected]
+    assert [v.hex() for v in parsed[4].tolist()] == [e.hex() for e in expected]
     changes = [i for i in range(len(tokens)) if i == 0 or i % 3 != (i - 1) % 3]
     assert parsed[1] == changes
 
@@ -281,3 +282,24 @@ def test_fast_reader_leaves_bad_lines_to_the_careful_one():
     assert (
         streaming._parse_ascii(b"q Q0 d 1 0.5 t\x1c\n", streaming._RUN) is None
     )  # a separator str.split sees
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_windows_and_old_mac_line_ends_read_as_text_mode_does(tmp_path, tiny_chunks, newline):
+    qrels, run = generate(5)
+    text = write(tmp_path / "run", run, "run").read_text()
+    path = tmp_path / "run_crlf"
+    path.write_bytes(text.replace("\n", newline).rstrip(newline).encode())  # and no line end at the end
+    whole = evaluate(qrels, run, METRICS)
+    for chunk in (None, 2):
+        assert_same(evaluate(qrels, path, METRICS, chunk_queries=chunk), whole)
+
+
+def test_one_query_longer_than_a_chunk(tmp_path, tiny_chunks):
+    run = {"q": {f"d{i:03d}": 1000.0 - i for i in range(60)}, "r": {"d001": 1.0}}
+    qrels = {"q": {"d007": 1, "d059": 2}, "r": {"d001": 1}}
+    path = write(tmp_path / "run", run, "run")  # about 20 chunks of 150 bytes for query q
+    whole = evaluate(qrels, run, METRICS)
+    for chunk in (None, 1):
+        assert_same(evaluate(qrels, path, METRICS, chunk_queries=chunk), whole)
+    assert whole.value("recip_rank", "q") == 1 / 8
