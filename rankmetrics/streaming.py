@@ -3,9 +3,11 @@
 The engine under :func:`rankmetrics.evaluate`. Its design follows where the time
 goes at real sizes (100,000 queries × 100 documents is ten million records):
 
-- **No per-record Python loop.** A file is read in chunks of lines; each chunk is
-  split into tokens in one call and its score column parsed in one pass. A
-  nested dict is flattened with ``itertools.chain``. Ids stay Python strings.
+- **No per-record Python loop.** A file is read in blocks of whole lines; in
+  ASCII text the tokens are found, the field count of every line checked and
+  the score column parsed by array operations on the bytes (other text is
+  split line by line). Only docnos become Python strings. A nested dict is
+  flattened with ``itertools.chain``.
 - **Group by query once.** Run records arrive query after query (TREC runs are
   written that way, and a dict is already grouped). Each query's documents look
   up their grades in that query's judgement dict with one ``map(dict.get, ...)``.
@@ -152,11 +154,14 @@ def run_groups(source: Any, chunk_queries: int | None) -> Iterator[Groups]:
     for group in groups:
         pending.append(group)
         size += len(group)
-        while size >= chunk_queries:
-            joined = _concat(pending)
-            yield joined.take(list(range(chunk_queries)))
-            rest = joined.take(list(range(chunk_queries, len(joined))))
-            pending, size = ([rest], len(rest)) if len(rest) else ([], 0)
+        if size < chunk_queries:
+            continue
+        joined = _concat(pending)
+        full = size - size % chunk_queries
+        for begin in range(0, full, chunk_queries):
+            yield joined.take(list(range(begin, begin + chunk_queries)))
+        pending = [joined.take(list(range(full, size)))] if full < size else []
+        size -= full
     if size:
         yield _concat(pending)
 
