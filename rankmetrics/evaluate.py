@@ -351,10 +351,12 @@ def evaluate(
         Read, rank and score the run this many queries at a time, holding only
         the judgements, one group of queries and the per-query results in
         memory: for run files too large to load whole (ten million lines
-        take about 1.5 GB as Python objects). The run must then be grouped by
+        take about 1.2 GB as Python dicts; read in groups of 1,000 queries,
+        about 60 MB besides the judgements). The run must then be grouped by
         query, as TREC runs are; a query that comes back after other queries
-        is an error naming it and its line. The values are the same as
-        without it. Default: the whole run at once, in any order.
+        is an error naming it and its line. The values are those of the
+        whole run (a sum over a padded row may differ in its last bit).
+        Default: the whole run at once, in any order.
 
     Returns
     -------
@@ -396,6 +398,8 @@ def evaluate(
     ---------------------------------
     all    0.6667  0.5000      0.7906
     2 queries; relevance_level=1, ties=docno_descending, missing=skip
+    >>> evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"], chunk_queries=1).summary == result.summary
+    True
     """
     measures = parse_metrics(metrics)
     level = _check_level(relevance_level)
