@@ -108,7 +108,7 @@ def _pad(rows: list[np.ndarray]) -> np.ndarray:
 
 
 def _check_ideal(ideal: Any, grades: np.ndarray, single: bool) -> list[np.ndarray]:
-    rows = [ideal] if single else list(ideal) if not isinstance(ideal, np.ndarray) else list(ideal)
+    rows = [ideal] if single else list(ideal)
     if not single and len(rows) != grades.shape[0]:
         raise ValueError(
             f"ideal must give one row of judged grades per query ({grades.shape[0]}); got {len(rows)}"

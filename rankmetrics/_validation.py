@@ -27,8 +27,7 @@ def _to_float_array(value: Any, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be a sequence of numbers; got the string {_show(value)}")
     if isinstance(value, (set, frozenset, Mapping)):
         raise ValueError(
-            f"{name} must be an ordered sequence of numbers, not a {type(value).__name__}; "
-            f"got {_show(value)}"
+            f"{name} must be an ordered sequence of numbers, not a {type(value).__name__}; got {_show(value)}"
         )
     try:
         array = np.asarray(value)

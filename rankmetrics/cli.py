@@ -350,7 +350,7 @@ def _grades(tokens: Sequence[str], name: str = "x") -> list[float | int]:
             continue
         value = _number(token)
         if isinstance(value, str):
-            raise ValueError(  # noqa: TRY004  (bad input is a ValueError everywhere in the package)
+            raise ValueError(
                 f"{name} must contain only numbers (or O/X); found {token!r} in {' '.join(tokens)!r}"
             )
         out.append(value)
@@ -466,7 +466,7 @@ def _grades_or_numbers(tokens: Sequence[str], name: str) -> list[float | int]:
     for token in tokens:
         value = _number(token)
         if isinstance(value, str):
-            raise ValueError(f"{name} must contain only numbers; found {token!r}")  # noqa: TRY004
+            raise ValueError(f"{name} must contain only numbers; found {token!r}")
         out.append(value)
     return out
 

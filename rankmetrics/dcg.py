@@ -54,7 +54,8 @@ def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
     # Count in bytes when a row is shorter than 256: no widening of a million-row batch.
     count = np.uint8 if grades.shape[1] < 256 else np.int64
     return [
-        np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count) for level in range(1, int(top) + 1)
+        np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count)
+        for level in range(1, int(top) + 1)
     ]
 
 

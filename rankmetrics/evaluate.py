@@ -521,9 +521,8 @@ def _compute(
     if family == "ndcg":
         if best is None:  # ideal from the retrieved documents only
             return _ndcg_rows(graded, k, graded, gain)
-        # Plain "ndcg": the whole list, and an ideal of every judged document (trec_eval's ndcg).
-        depth = k if k is not None else max(graded.shape[1], best.shape[1])
-        return _ndcg_rows(graded, depth, best, gain)
+        # Plain "ndcg" (k is None) cuts neither side: trec_eval's uncut ndcg.
+        return _ndcg_rows(graded, k, best, gain)
     if family == "precision":
         return precision(binary, k)
     if family == "recall":

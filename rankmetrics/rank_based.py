@@ -213,8 +213,10 @@ def _mean_over_queries(
     scores = []
     for i, row in enumerate(rows):
         kwargs = {name: values[i] for name, values in per_query.items() if values is not None}
-        if isinstance(row, np.ndarray) and row.ndim != 1 or (
-            isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray))
+        if (
+            isinstance(row, np.ndarray)
+            and row.ndim != 1
+            or (isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray)))
         ):
             raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v._show(row)}")
         try:

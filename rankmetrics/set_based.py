@@ -111,9 +111,7 @@ def recall(
     return queries.finish(_safe_divide(hits, queries.n_relevant))
 
 
-def f1(
-    x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None
-) -> float | np.ndarray:
+def f1(x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
     """F1@k: the harmonic mean of Precision@k and Recall@k.
 
     High only when both are high. 0 when there is no hit.

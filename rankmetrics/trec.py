@@ -228,9 +228,7 @@ def _table_from_mapping(source: Mapping, kind: str, what: str) -> Table:
             )
         query_ids[name] = qid
         if not isinstance(documents, Mapping):
-            raise ValueError(  # noqa: TRY004 - every bad input is a ValueError in this package
-                f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {_show(documents)}"
-            )
+            raise ValueError(f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {_show(documents)}")
         keys = list(documents)
         texts = keys if all(type(key) is str for key in keys) else [str(key) for key in keys]
         if texts is not keys and len(set(texts)) != len(texts):

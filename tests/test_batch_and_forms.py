@@ -71,7 +71,9 @@ def test_batch_per_query_keywords():
     # judged items [1, 1, 1, 1]: 1 + 1/log2(3) + 1/2 + 1/log2(5)
     np.testing.assert_allclose(values, [1.5 / (1 + 1 / L3 + 0.5 + 1 / math.log2(5)), 0, 1])
     # with k=3 both sides are cut at 3: the ideal [1, 1, 1]
-    np.testing.assert_allclose(rm.ndcg(GRID, 3, ideal=[[1, 1, 1, 1], [0], [2, 1]])[0], 1.5 / (1 + 1 / L3 + 0.5))
+    np.testing.assert_allclose(
+        rm.ndcg(GRID, 3, ideal=[[1, 1, 1, 1], [0], [2, 1]])[0], 1.5 / (1 + 1 / L3 + 0.5)
+    )
 
 
 def test_booleans_batch():
@@ -170,7 +172,9 @@ def test_graded_judgements_unretrieved_items():
     assert rm.ndcg(ranking, relevant=judged, gain="exponential") == pytest.approx(7.5 / (7 + 3 / L3 + 0.5))
 
 
-@pytest.mark.parametrize("relevant", [set(), {}, [], {"A": 0, "Q": -1}], ids=["set", "dict", "list", "none relevant"])
+@pytest.mark.parametrize(
+    "relevant", [set(), {}, [], {"A": 0, "Q": -1}], ids=["set", "dict", "list", "none relevant"]
+)
 def test_no_relevant_judgement(relevant):
     ranking = ["A", "B"]
     for metric in RANKING_METRICS:

@@ -129,7 +129,9 @@ def test_ndcg_and_dcg_agree_with_sklearn(seed, k, real):
     for grades, scores in random_cases(seed, real=real):
         ranked = rm.order_by_score(grades, scores)
         assert rm.dcg(ranked, k=k) == pytest.approx(dcg_score([grades], [scores], k=k), rel=1e-12, abs=1e-15)
-        assert rm.ndcg(ranked, k=k) == pytest.approx(ndcg_score([grades], [scores], k=k), rel=1e-12, abs=1e-15)
+        assert rm.ndcg(ranked, k=k) == pytest.approx(
+            ndcg_score([grades], [scores], k=k), rel=1e-12, abs=1e-15
+        )
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -168,7 +170,9 @@ def test_dcg_and_ndcg_match_the_hand_reference(seed, k, gain):
     for grades, scores in random_cases(seed):
         ranked = rm.order_by_score(grades, scores).tolist()
         assert rm.dcg(ranked, k=k, gain=gain) == pytest.approx(hand_dcg(ranked, k, gain), rel=1e-12)
-        assert rm.ndcg(ranked, k=k, gain=gain) == pytest.approx(hand_ndcg(ranked, k, gain), rel=1e-12, abs=1e-15)
+        assert rm.ndcg(ranked, k=k, gain=gain) == pytest.approx(
+            hand_ndcg(ranked, k, gain), rel=1e-12, abs=1e-15
+        )
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -23,8 +23,11 @@ def reference_ideal_dcg(row, k, gain):
 
 @settings(max_examples=150, deadline=None)
 @given(
-    grades=arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 12)),
-                  elements=st.one_of(st.integers(0, 20).map(float), st.floats(0, 20, width=32))),
+    grades=arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(1, 12)),
+        elements=st.one_of(st.integers(0, 20).map(float), st.floats(0, 20, width=32)),
+    ),
     k=st.integers(1, 15),
     gain=st.sampled_from(["linear", "exponential"]),
 )

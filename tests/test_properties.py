@@ -130,7 +130,9 @@ def test_renaming_ids_changes_nothing(data, k, seed):
     )
     # the order of the judgements does not matter either
     reversed_judged = dict(reversed(list(judged.items())))
-    np.testing.assert_array_equal(all_metrics_b(ranking, judged, k), all_metrics_b(ranking, reversed_judged, k))
+    np.testing.assert_array_equal(
+        all_metrics_b(ranking, judged, k), all_metrics_b(ranking, reversed_judged, k)
+    )
 
 
 # --------------------------------------------------------------------------
@@ -196,8 +198,17 @@ def assert_same(batch_values, row_values):
 @given(data=batches(), k=cutoff_k)
 def test_batch_equals_row_by_row(data, k):
     grid, _, _ = data
-    for metric in (rm.precision, rm.recall, rm.f1, rm.hit_rate, rm.reciprocal_rank, rm.mean_rank,
-                   rm.average_precision, rm.dcg, rm.ndcg):
+    for metric in (
+        rm.precision,
+        rm.recall,
+        rm.f1,
+        rm.hit_rate,
+        rm.reciprocal_rank,
+        rm.mean_rank,
+        rm.average_precision,
+        rm.dcg,
+        rm.ndcg,
+    ):
         assert_same(metric(grid, k=k), [metric(row, k=k) for row in grid])
     for gain in ("exponential", "binary"):
         assert_same(rm.dcg(grid, k=k, gain=gain), [rm.dcg(row, k=k, gain=gain) for row in grid])

@@ -369,9 +369,19 @@ def test_unknown_gain(metric, gain):
     ("x", "ideal", "start", "shown"),
     [
         # the listed 3 has no partner >= 3 in the ideal
-        ([3, 0], [2, 1], "ideal must contain the grades of every judged item", "[3.0] but ideal is [2.0, 1.0]"),
+        (
+            [3, 0],
+            [2, 1],
+            "ideal must contain the grades of every judged item",
+            "[3.0] but ideal is [2.0, 1.0]",
+        ),
         # two listed relevant items, only one in the ideal
-        ([1, 0, 1], [1], "ideal must contain the grades of every judged item", "[1.0, 1.0] but ideal is [1.0]"),
+        (
+            [1, 0, 1],
+            [1],
+            "ideal must contain the grades of every judged item",
+            "[1.0, 1.0] but ideal is [1.0]",
+        ),
         # a batch names the row
         (
             [[1, 0], [1, 1]],
@@ -473,7 +483,9 @@ def test_ratings_of_different_lengths(metric):
 
 
 @pytest.mark.parametrize("metric", RATING_METRICS, ids=ids(RATING_METRICS))
-@pytest.mark.parametrize(("y_true", "y_pred", "name"), [([], [1], "y_true"), ([1], [], "y_pred"), ([], [], "y_true")])
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "name"), [([], [1], "y_true"), ([1], [], "y_pred"), ([], [], "y_true")]
+)
 def test_ratings_empty(metric, y_true, y_pred, name):
     with pytest.raises(ValueError) as excinfo:
         metric(y_true, y_pred)

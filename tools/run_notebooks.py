@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     nbformat.write(nb, path)
     print(f"executed {path.relative_to(ROOT)}")
 
