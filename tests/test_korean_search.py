@@ -136,3 +136,25 @@ def test_definition_words_become_entries_for_the_first_defining_page(tmp_path):
     assert "function splitQuery(query)" in language_data
     assert 'var KO_READING_ORDER = ["index", "b", "a"];' in language_data
     assert "정밀도" not in (out / "genindex.html").read_text(encoding="utf-8")  # search only
+
+
+def test_theme_text_is_korean(tmp_path):
+    """A tiny build with book/_ext/korean_theme_text.py: the theme's own labels come out in Korean."""
+    from sphinx.application import Sphinx
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "extensions = ['korean_theme_text']\nlanguage = 'ko'\nhtml_theme = 'sphinx_book_theme'\n"
+        "copyright = '2026'\n",
+        encoding="utf-8",
+    )
+    (src / "index.rst").write_text("시작\n====\n\n본문.\n\n둘째 절\n------\n\n내용.\n", encoding="utf-8")
+    out = tmp_path / "html"
+    app = Sphinx(src, src, out, tmp_path / "doctrees", "html", status=None, warning=None, freshenv=True)
+    app.build()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "본문으로 건너뛰기" in page and "Skip to main content" not in page
+    assert "맨 위로" in page and "Back to top" not in page
+    assert "이 제목으로 연결" in page and "Link to this heading" not in page
+    assert "© 2026." in page and "Copyright" not in page
