@@ -6,22 +6,11 @@ import math
 
 import numpy as np
 import pytest
+from metric_lists import RANKING_METRICS
 
 import rankmetrics as rm
 
 L3, L4, L5 = math.log2(3), math.log2(4), math.log2(5)
-
-RANKING_METRICS = [
-    rm.precision,
-    rm.recall,
-    rm.f1,
-    rm.hit_rate,
-    rm.reciprocal_rank,
-    rm.mean_rank,
-    rm.average_precision,
-    rm.dcg,
-    rm.ndcg,
-]
 
 
 def ids(functions):

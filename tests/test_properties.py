@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from metric_lists import RANKING_METRICS
 
 import rankmetrics as rm
 
@@ -198,17 +199,7 @@ def assert_same(batch_values, row_values):
 @given(data=batches(), k=cutoff_k)
 def test_batch_equals_row_by_row(data, k):
     grid, _, _ = data
-    for metric in (
-        rm.precision,
-        rm.recall,
-        rm.f1,
-        rm.hit_rate,
-        rm.reciprocal_rank,
-        rm.mean_rank,
-        rm.average_precision,
-        rm.dcg,
-        rm.ndcg,
-    ):
+    for metric in RANKING_METRICS:
         assert_same(metric(grid, k=k), [metric(row, k=k) for row in grid])
     for gain in ("exponential", "binary"):
         assert_same(rm.dcg(grid, k=k, gain=gain), [rm.dcg(row, k=k, gain=gain) for row in grid])

@@ -13,21 +13,10 @@ import re
 
 import numpy as np
 import pytest
+from metric_lists import RANKING_METRICS
 
 import rankmetrics as rm
 
-# Every metric that takes one ranking (or a 2-D batch) as its first argument.
-RANKING_METRICS = [
-    rm.precision,
-    rm.recall,
-    rm.f1,
-    rm.hit_rate,
-    rm.reciprocal_rank,
-    rm.mean_rank,
-    rm.average_precision,
-    rm.dcg,
-    rm.ndcg,
-]
 WITH_N_RELEVANT = [rm.recall, rm.f1, rm.average_precision]
 MEAN_METRICS = [rm.mean_average_precision, rm.mean_reciprocal_rank]
 RATING_METRICS = [rm.mse, rm.mae, rm.rmse]
