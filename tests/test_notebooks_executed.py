@@ -11,9 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-BOOK = Path(__file__).resolve().parent.parent / "book"
-NOTEBOOKS = sorted(p for p in BOOK.glob("**/*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+from book_files import NOTEBOOKS
 
 
 def problems(path: Path) -> list[str]:
