@@ -115,6 +115,26 @@ def check_k(k: Any, name: str = "k") -> int | None:
     return int(k)
 
 
+MAX_DECIMALS = 15  # a float64 carries 15-17 significant digits; more places would print noise
+
+
+def check_decimals(value: Any, name: str = "decimals") -> int:
+    """Decimal places for rounding: a whole number from 0 to MAX_DECIMALS. True/2.5/-1 are refused.
+
+    0 rounds to whole numbers. numpy integers are accepted; booleans are not counts.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {_show(value)}")
+    if value < 0:
+        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {_show(value)}")
+    if value > MAX_DECIMALS:
+        raise ValueError(
+            f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {_show(value)} "
+            "(a float carries about 15 significant digits, so more places would only show noise)"
+        )
+    return int(value)
+
+
 def check_gain(gain: Any, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if not isinstance(gain, str) or gain not in choices:

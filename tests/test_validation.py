@@ -553,3 +553,25 @@ def test_same_mistake_same_message():
     assert len(messages) == 1
     (message,) = messages
     assert re.fullmatch(r"x must be finite numbers; found nan in \[1, nan\]", message)
+
+
+# --------------------------------------------------------------------------
+# Decimal places (explain, worksheet): 0 .. 15, whole numbers only
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("good", [0, 1, 15, np.int64(3), np.int8(0)], ids=repr)
+def test_check_decimals_accepts_whole_numbers(good):
+    from rankmetrics import _validation as v
+
+    assert v.check_decimals(good) == int(good)
+    assert type(v.check_decimals(good)) is int
+
+
+@pytest.mark.parametrize("bad", [True, False, np.True_, 2.5, -1, 16, 10**400, None, "2"], ids=repr)
+def test_check_decimals_refuses(bad):
+    from rankmetrics import _validation as v
+
+    with pytest.raises(ValueError) as excinfo:
+        v.check_decimals(bad, "places")
+    check_message(excinfo, "places must be a whole number from 0 to 15", "got ")
