@@ -3,17 +3,32 @@
 Every public function validates through these helpers, so that the same mistake
 produces the same message everywhere: the message names the argument and shows
 the offending value. Nothing here computes a metric.
+
+What counts as a number, everywhere: Python and numpy ints and floats,
+``fractions.Fraction`` and ``decimal.Decimal`` (each converted to the nearest
+float), also inside lists and object arrays, and ints beyond int64 when their
+value fits a float. A number beyond the float range (``10**400``) is refused
+with a message, never turned into inf. True/False count as 1/0 among grades
+and ratings, but are refused where a count is asked for (``k``,
+``n_relevant``, ``decimals``).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
 _MAX_SHOWN = 60  # characters of a bad value shown in an error message
+
+# The largest count or cutoff: numpy's index range. Every real list is far shorter,
+# and beyond it k = 10**400 could not even be turned into a float divisor.
+MAX_COUNT = 2**63 - 1
+_FLOAT_RANGE = "the largest float is about 1.8e308"
 
 
 def _show(value: Any) -> str:
@@ -44,12 +59,44 @@ def _to_float_array(value: Any, name: str) -> np.ndarray:
         return array.astype(float)
     if array.dtype == np.float64:
         return array  # no copy: a large batch is read, never written
+    if array.dtype == object:
+        # Fractions, Decimals, ints beyond int64, or a mix: numpy keeps them as objects.
+        flat = [_as_float(item, name, value) for item in array.ravel()]
+        return np.array(flat, dtype=float).reshape(array.shape)
     if array.dtype.kind not in "iuf":
-        bad = _first_non_numeric(value)
-        raise ValueError(
-            f"{name} must contain only numbers (or True/False); found {_show(bad)} in {_show(value)}"
-        )
+        raise _not_a_number(name, _first_non_numeric(value), value)
     return array.astype(float)
+
+
+def _as_float(item: Any, name: str, original: Any) -> float:
+    """One number as a float; see the module docstring for what counts as a number."""
+    if isinstance(item, (bool, np.bool_)):
+        return float(item)
+    if not isinstance(item, (numbers.Real, Decimal)):
+        raise _not_a_number(name, item, original)
+    try:
+        number = float(item)
+    except OverflowError:  # an int or Fraction beyond the float range
+        number = math.inf
+    except ValueError:  # Decimal("sNaN"): not a number at all
+        number = math.nan
+    if math.isinf(number) and not (isinstance(item, (float, np.floating)) or _is_infinite_decimal(item)):
+        where = "" if item is original else f" in {_show(original)}"
+        raise ValueError(f"{name} has {_show(item)}{where}, beyond the float range ({_FLOAT_RANGE})")
+    return number
+
+
+def _is_infinite_decimal(item: Any) -> bool:
+    return isinstance(item, Decimal) and item.is_infinite()
+
+
+def _not_a_number(name: str, bad: Any, original: Any) -> ValueError:
+    hint = ""
+    if isinstance(bad, str) and bad.upper() in ("O", "X"):
+        hint = " (O/X marks are read by the command line; in Python write 1 for O and 0 for X)"
+    return ValueError(
+        f"{name} must contain only numbers (or True/False); found {_show(bad)} in {_show(original)}{hint}"
+    )
 
 
 def _is_ragged(value: Any) -> bool:
@@ -63,7 +110,7 @@ def _is_ragged(value: Any) -> bool:
 def _first_non_numeric(value: Any) -> Any:
     # Look at the original items: numpy turns [1, "a"] into strings throughout.
     for item in np.asarray(value, dtype=object).ravel():
-        if not isinstance(item, (bool, np.bool_, numbers.Real)):
+        if not isinstance(item, (bool, np.bool_, numbers.Real, Decimal)):
             return item
     return value
 
@@ -104,7 +151,11 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True) -> np.nda
 
 
 def check_k(k: Any, name: str = "k") -> int | None:
-    """A cutoff: None (the whole list) or a positive integer. True/2.5/0 are refused."""
+    """A cutoff: None (the whole list) or a positive integer up to MAX_COUNT. True/2.5/0 are refused.
+
+    numpy integers are accepted. A cutoff beyond 2**63 - 1 is refused rather than
+    read as "no cut": it cannot be a list's length, and k=None says "no cut".
+    """
     if k is None:
         return None
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or k < 1:
@@ -112,6 +163,9 @@ def check_k(k: Any, name: str = "k") -> int | None:
         if isinstance(k, (set, frozenset, list, tuple, Mapping)):
             hint = " (to give the relevant items, use the keyword: relevant=...)"
         raise ValueError(f"{name} must be a positive integer or None; got {_show(k)}{hint}")
+    if k > MAX_COUNT:
+        hint = "; k=None keeps the whole list" if name == "k" else ""
+        raise ValueError(f"{name} must be at most 2**63 - 1; got {_show(k)}{hint}")
     return int(k)
 
 
@@ -150,8 +204,12 @@ def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
 
 
 def check_n_relevant(n_relevant: Any, present: np.ndarray, name: str = "n_relevant") -> np.ndarray:
-    """Explicit denominators, one per query; each at least the relevant items present."""
+    """Explicit denominators, one per query; each at least the relevant items present.
+
+    Whole numbers from 0 to MAX_COUNT (floats such as 4.0 included); True/False are refused.
+    """
     values = _to_float_array(n_relevant, name)
+    _refuse_bools(n_relevant, name)
     if values.ndim > 1:
         raise ValueError(f"{name} must be a number or one number per query; got shape {values.shape}")
     values = np.broadcast_to(values, present.shape) if values.ndim == 0 else values
@@ -163,6 +221,8 @@ def check_n_relevant(n_relevant: Any, present: np.ndarray, name: str = "n_releva
     if np.any(values != np.round(values)) or np.any(values < 0):
         bad = values[(values != np.round(values)) | (values < 0)][0]
         raise ValueError(f"{name} must be a non-negative whole number; got {bad:g}")
+    if np.any(values > MAX_COUNT):
+        raise ValueError(f"{name} must be at most 2**63 - 1; got {values[values > MAX_COUNT][0]:g}")
     short = values < present
     if np.any(short):
         i = int(np.argmax(short))
@@ -171,6 +231,16 @@ def check_n_relevant(n_relevant: Any, present: np.ndarray, name: str = "n_releva
             "in the ranking; it must count every relevant item, listed or not"
         )
     return values.astype(float)
+
+
+def _refuse_bools(value: Any, name: str) -> None:
+    """A count is a number, not True/False (True would silently count as 1)."""
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        has_bool = value.dtype.kind == "b"
+    else:
+        has_bool = any(isinstance(item, (bool, np.bool_)) for item in np.asarray(value, dtype=object).ravel())
+    if has_bool:
+        raise ValueError(f"{name} must be a whole number (a count), not True/False; got {_show(value)}")
 
 
 def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
@@ -219,13 +289,13 @@ def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, floa
     if isinstance(relevant, Mapping):
         judged: dict[Hashable, float] = {}
         for item, grade in relevant.items():
-            if isinstance(grade, (bool, np.bool_)):
-                grade = float(grade)
-            if not isinstance(grade, numbers.Real):
-                raise ValueError(f"{name}[{item!r}] must be a number; got {_show(grade)}")
-            if not np.isfinite(grade):
-                raise ValueError(f"{name}[{item!r}] must be finite; got {grade!r}")
-            judged[item] = float(grade)
+            where = f"{name}[{item!r}]"
+            if not isinstance(grade, (bool, np.bool_, numbers.Real, Decimal)):
+                raise ValueError(f"{where} must be a number; got {_show(grade)}")
+            value = _as_float(grade, where, grade)
+            if not math.isfinite(value):
+                raise ValueError(f"{where} must be finite; got {grade!r}")
+            judged[item] = value
         return judged
     try:
         items = list(relevant)
@@ -237,6 +307,41 @@ def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, floa
         return {item: 1.0 for item in items}
     except TypeError:
         raise ValueError(f"{name} contains an unhashable id; got {_show(relevant)}") from None
+
+
+def check_probability(value: Any, name: str) -> float:
+    """A number strictly between 0 and 1 (numpy floats, Fraction, Decimal included; True refused)."""
+    number = None
+    if isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, (bool, np.bool_)):
+        number = _as_float(value, name, value)
+    if number is None or not 0 < number < 1:
+        raise ValueError(f"{name} must be a number between 0 and 1; got {_show(value)}")
+    return number
+
+
+def check_float_range(scaled: np.ndarray, exponent: np.ndarray, name: str, what: str) -> np.ndarray:
+    """``scaled * 2**exponent`` per entry, or a ValueError when a value lies beyond the float range.
+
+    Metrics that could overflow compute with numbers scaled by a power of two
+    (exact in binary floating point) and scale back here, so an overflow is
+    always reported, never returned as inf.
+    """
+    scaled = np.asarray(scaled, dtype=float)
+    exponent = np.broadcast_to(np.asarray(exponent), scaled.shape)
+    # Beyond 2**4100 even the smallest float overflows: clip so the int conversion stays safe.
+    steps = np.clip(exponent, -4100, 4100).astype(np.int64)
+    with np.errstate(over="ignore", under="ignore"):
+        values = np.ldexp(scaled, steps)
+    if np.all(np.isfinite(values)):
+        return values
+    i = int(np.flatnonzero(~np.isfinite(values))[0])
+    power = math.log10(abs(scaled.ravel()[i])) + float(exponent.ravel()[i]) * math.log10(2)
+    whole = math.floor(power)
+    where = f" (query {i})" if values.size > 1 else ""
+    raise ValueError(
+        f"{name}: {what}{where} is about {10 ** (power - whole):.3g}e+{whole}, beyond the float range "
+        f"({_FLOAT_RANGE})"
+    )
 
 
 def in_query(error: ValueError, index: int) -> ValueError:
