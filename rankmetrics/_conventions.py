@@ -38,15 +38,58 @@ def is_relevant(grades: np.ndarray) -> np.ndarray:
     return grades > 0
 
 
-def gain_values(grades: np.ndarray, gain: str) -> np.ndarray:
-    """The gain of each grade under the named gain function."""
-    grades = np.clip(grades, 0.0, None)  # a negative judgement earns nothing
+# Gains between 2**-512 and 2**512 are used as they are, so the usual grades cost no
+# extra pass; beyond, they are computed relative to 2**shift. 2**512 leaves room for
+# 2**500 such terms in one sum before a float overflows.
+_HEADROOM = 512
+
+
+def gain_shift(top: np.ndarray, gain: str) -> np.ndarray:
+    """Per row, the power of two that the row's gains are divided by, so that no sum overflows.
+
+    ``top`` is the largest grade of each row (for nDCG, of the list and its
+    ideal together). 2**1024 (an exponential gain of grade 1024) or a sum of
+    linear grades near 1e308 overflows a float, although nDCG, a ratio, is
+    well defined. Dividing all gains of a row by the same power of two is exact
+    in binary floating point, so every ratio, and so nDCG, stays the same to
+    the last bit, and DCG is the scaled sum times 2**shift.
+
+    Usual grades are not scaled at all (shift 0), so their values are exactly
+    the plain sums:
+
+    - linear: 0 when the largest grade lies between 2**-512 and 2**512;
+      otherwise its binary exponent, so the largest gain lies in [0.5, 1)
+      (this also keeps denormal grades such as 5e-324 from rounding away);
+    - exponential: 0 up to grade 512, beyond that (largest grade - 512),
+      rounded up;
+    - binary: 0.
+    """
+    top = np.asarray(top, dtype=float)
     if gain == "linear":
-        return grades
+        exponent = np.frexp(top)[1]
+        return np.where(np.abs(exponent) > _HEADROOM, exponent, 0).astype(float)
     if gain == "exponential":
-        return np.exp2(grades) - 1.0
+        return np.maximum(np.ceil(top) - _HEADROOM, 0.0)
+    return np.zeros_like(top)
+
+
+def gain_values(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
+    """The gain of each grade under the named gain function, divided by 2**shift per row if given."""
+    grades = np.clip(grades, 0.0, None)  # a negative judgement earns nothing
     if gain == "binary":
         return (grades > 0).astype(float)
+    if shift is None:
+        shift = np.zeros(grades.shape[:-1])
+    by_row = np.asarray(shift, dtype=float)[..., None]
+    if gain == "linear":
+        return np.ldexp(grades, -by_row.astype(np.int64)) if by_row.any() else grades
+    if gain == "exponential":
+        if not by_row.any():
+            return np.exp2(grades) - 1.0
+        # (2**g - 1) / 2**s written as 2**(g - s) - 2**-s: neither term overflows,
+        # and a grade of 0 still gains exactly 0.
+        with np.errstate(under="ignore"):
+            return np.exp2(grades - by_row) - np.exp2(-by_row)
     raise AssertionError(f"unchecked gain {gain!r}")  # validation happens before
 
 

@@ -7,13 +7,17 @@ from typing import Any
 import numpy as np
 
 from . import _validation as v
-from ._conventions import GAINS, cutoff, discounts, gain_values
+from ._conventions import GAINS, cutoff, discounts, gain_shift, gain_values
 from ._queries import prepare
 
 
-def _dcg_rows(grades: np.ndarray, gain: str) -> np.ndarray:
-    """DCG of each row of a 2-D grade array (already cut at k)."""
-    return (gain_values(grades, gain) / discounts(grades.shape[1])).sum(axis=1)
+def _dcg_rows(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
+    """DCG of each row of a 2-D grade array (already cut at k), divided by 2**shift per row if given."""
+    return (gain_values(grades, gain, shift) / discounts(grades.shape[1])).sum(axis=1)
+
+
+def _row_max(grades: np.ndarray) -> np.ndarray:
+    return grades.max(axis=1, initial=0.0)
 
 
 def _ideal_top(ideal: np.ndarray, depth: int) -> np.ndarray:
@@ -83,6 +87,13 @@ def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = N
     -------
     float, or a 1-D array for a batch.
 
+    Raises
+    ------
+    ValueError
+        For bad input, and when the DCG itself lies beyond the float range
+        (about 1.8e308; e.g. exponential gain of grade 1100). :func:`ndcg`, a
+        ratio, is still computed for such grades.
+
     See Also
     --------
     ndcg
@@ -102,7 +113,9 @@ def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = N
     gain = v.check_gain(gain, GAINS)
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
-    return queries.finish(_dcg_rows(top, gain))
+    shift = gain_shift(_row_max(top), gain)
+    values = v.check_float_range(_dcg_rows(top, gain, shift), shift, "x", f"the DCG (gain={gain!r})")
+    return queries.finish(values)
 
 
 def ndcg(
@@ -132,6 +145,9 @@ def ndcg(
     The ideal is cut at the same k as the list. With ``k=None`` neither is
     cut: the ideal keeps every judged item, as trec_eval's ``ndcg`` does.
     0.0 when the ideal DCG is 0 (no relevant item at all), as in trec_eval.
+    Gains are computed relative to the largest grade (divided by a power of two,
+    which is exact), so huge grades still give the right ratio where
+    :func:`dcg` would overflow.
 
     Parameters
     ----------
@@ -191,8 +207,12 @@ def _ndcg_rows(grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str) 
     # Both DCGs are summed over the same number of columns, so a perfect ranking
     # adds the very same terms in the very same order and scores exactly 1.0.
     width = max(top.shape[1], best.shape[1])
-    actual = _dcg_rows(_pad_columns(top, width), gain)
-    best_dcg = _dcg_rows(_pad_columns(best, width), gain)
+    # One scale per row for both DCGs: the ratio is then the unscaled ratio, bit for bit.
+    # The ideal's first grade is the row's largest: the ideal holds every listed grade.
+    largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
+    shift = gain_shift(largest, gain)
+    actual = _dcg_rows(_pad_columns(top, width), gain, shift)
+    best_dcg = _dcg_rows(_pad_columns(best, width), gain, shift)
     out = np.zeros_like(actual)
     np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
     return out
