@@ -1,4 +1,11 @@
-"""Rating-prediction errors: MSE, MAE, RMSE. They look at values, not order."""
+"""Rating-prediction errors: MSE, MAE, RMSE. They look at values, not order.
+
+The errors are computed relative to the largest one, scaled by a power of two
+(exact in binary floating point), as ``math.hypot`` does: so RMSE of an error
+of 1e200 is 1e200, not inf, although its square 1e400 is not a float. When
+the result itself lies beyond the float range (MSE of that error), the
+functions raise a ValueError instead of returning inf.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,35 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_ratings
+from ._validation import check_float_range, check_ratings
+
+_NAMES = "y_true, y_pred"
+
+
+def _scaled_errors(y_true: Any, y_pred: Any) -> tuple[np.ndarray, int]:
+    """Errors ``y_pred - y_true`` divided by 2**shift, the largest in [0.5, 1); and shift.
+
+    Without an overflow the scaled errors are the plain errors to the last bit,
+    only moved by a power of two.
+    """
+    truth, pred = check_ratings(y_true, y_pred)
+    shift = 0
+    with np.errstate(over="ignore"):
+        errors = pred - truth
+    if not np.all(np.isfinite(errors)):  # 1e308 - (-1e308): halve first, which is exact
+        errors, shift = pred / 2 - truth / 2, 1
+    largest = float(np.max(np.abs(errors)))
+    if largest == 0:
+        return errors, 0
+    exponent = math.frexp(largest)[1]
+    return np.ldexp(errors, -exponent), shift + exponent
+
+
+def _mean_squared(y_true: Any, y_pred: Any) -> tuple[float, int]:
+    """MSE as (mean of the squared scaled errors, binary exponent of the errors' scale)."""
+    errors, shift = _scaled_errors(y_true, y_pred)
+    with np.errstate(under="ignore"):  # errors below 1e-154 of the largest add nothing
+        return float(np.mean(errors**2)), shift
 
 
 def mse(y_true: Any, y_pred: Any) -> float:
@@ -32,8 +67,8 @@ def mse(y_true: Any, y_pred: Any) -> float:
     >>> mse([5, 4, 3, 2, 1], [4, 5, 2, 1, 5])
     4.0
     """
-    truth, pred = check_ratings(y_true, y_pred)
-    return float(np.mean((pred - truth) ** 2))
+    mean, shift = _mean_squared(y_true, y_pred)
+    return float(check_float_range(mean, 2 * shift, _NAMES, "the mean squared error"))
 
 
 def mae(y_true: Any, y_pred: Any) -> float:
@@ -44,8 +79,8 @@ def mae(y_true: Any, y_pred: Any) -> float:
     >>> mae([5, 4, 3, 2, 1], [4, 5, 2, 1, 5])
     1.6
     """
-    truth, pred = check_ratings(y_true, y_pred)
-    return float(np.mean(np.abs(pred - truth)))
+    errors, shift = _scaled_errors(y_true, y_pred)
+    return float(check_float_range(np.mean(np.abs(errors)), shift, _NAMES, "the mean absolute error"))
 
 
 def rmse(y_true: Any, y_pred: Any) -> float:
@@ -56,4 +91,5 @@ def rmse(y_true: Any, y_pred: Any) -> float:
     >>> rmse([5, 4, 3, 2, 1], [4, 5, 2, 1, 5])
     2.0
     """
-    return math.sqrt(mse(y_true, y_pred))
+    mean, shift = _mean_squared(y_true, y_pred)
+    return float(check_float_range(math.sqrt(mean), shift, _NAMES, "the root mean squared error"))
