@@ -24,7 +24,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
 import numpy as np
@@ -97,7 +97,9 @@ _EXACT_PLACES = 4  # exact values are shown with 4 decimals, as the documents pr
 def _round(value: float | Decimal, places: int) -> Decimal:
     """Round half up (0.625 -> 0.63), as taught at school; not Python's round-half-even."""
     number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
-    return number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    # Enough digits for the whole number plus `places` decimals (1e20 to 10 places needs 31).
+    digits = max(28, number.adjusted() + places + 2)
+    return number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=Context(prec=digits))
 
 
 def _exact(value: float) -> str:
@@ -349,11 +351,11 @@ def explain(
         One query. For MRR/MAP a list of queries; for MSE/MAE/RMSE ``y_true``.
     k : positive int or None
         Cutoff, as in the metric.
-    decimals : positive int, optional
+    decimals : int from 0 to 15, optional
         Student rounding: every intermediate (gain, each term, each sum, each
         precision, the final ratio) is rounded half up to this many decimals, and
-        the result is shown next to the exact one.
-    discount_decimals : positive int, optional
+        the result is shown next to the exact one. 0 rounds to whole numbers.
+    discount_decimals : int from 0 to 15, optional
         Decimals of the discount table log2(rank + 1) in student rounding;
         defaults to ``decimals``. The RAG article uses a one-decimal table
         (1, 1.6, 2, 2.3, 2.6) with two-decimal arithmetic: ``decimals=2,
@@ -372,7 +374,10 @@ def explain(
     ------
     ValueError
         For bad input, with the metric's own message; also for a batch (explain
-        shows one query) and for a keyword the metric does not take.
+        shows one query), for a keyword the metric does not take, and when a
+        step of the table lies beyond the float range (about 1.8e308) although
+        the metric's value does not (nDCG of grade 1100 with exponential gain,
+        RMSE of an error of 1e200): call the metric itself then.
 
     See Also
     --------
@@ -393,8 +398,10 @@ def explain(
     """
     metric = v.check_choice(metric, "metric", METRICS)
     k = v.check_k(k)
-    decimals = v.check_k(decimals, "decimals")
-    discount_decimals = v.check_k(discount_decimals, "discount_decimals")
+    decimals = None if decimals is None else v.check_decimals(decimals, "decimals")
+    discount_decimals = (
+        None if discount_decimals is None else v.check_decimals(discount_decimals, "discount_decimals")
+    )
     if discount_decimals is not None and decimals is None:
         raise ValueError(
             f"discount_decimals only applies with decimals (student rounding); got "
@@ -527,12 +534,22 @@ def _finish(
 # DCG and nDCG
 
 
+def _beyond_float_range(name: str, steps: str) -> ValueError:
+    return ValueError(
+        f"{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. "
+        "The metric itself computes with scaled values; call it directly for the result."
+    )
+
+
 def _dcg_table(grades: np.ndarray, items: list | None, gain: str, decimals, discount_decimals):
     """Rows rank, item, grade, gain, discount, term, running sum (exact and hand-rounded)."""
-    gains = gain_values(grades, gain)
-    discount = discounts(grades.size)
-    terms = gains / discount
-    running = np.cumsum(terms)
+    with np.errstate(over="ignore"):
+        gains = gain_values(grades, gain)
+        discount = discounts(grades.size)
+        terms = gains / discount
+        running = np.cumsum(terms)
+    if running.size and not np.isfinite(running[-1]):  # the sums only grow: the last is the largest
+        raise _beyond_float_range("x", f"a gain or running sum of gain ÷ discount under gain={gain!r}")
     rows = []
     hand_sum = Decimal(0)
     for i in range(grades.size):
@@ -968,8 +985,11 @@ def _explain_rating(metric: str, y_true: Any, *, decimals: int | None, y_pred: A
     if y_pred is None:
         raise ValueError(f"explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=")
     truth, pred = v.check_ratings(y_true, y_pred)
-    errors = pred - truth
-    shown = errors**2 if metric in ("mse", "rmse") else np.abs(errors)
+    with np.errstate(over="ignore"):
+        errors = pred - truth
+        shown = errors**2 if metric in ("mse", "rmse") else np.abs(errors)
+        if not np.isfinite(shown.sum()):
+            raise _beyond_float_range("y_true, y_pred", f"an error, its square or their sum, under {metric}")
     key, header = ("squared", "오차²") if metric in ("mse", "rmse") else ("absolute", "|오차|")
     rows = []
     for i in range(truth.size):
