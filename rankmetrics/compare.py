@@ -11,6 +11,7 @@ because SciPy does not ship it.
 from __future__ import annotations
 
 import html
+import math
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ CI_METHODS = ("BCa", "percentile", "basic")
 # bootstrap distribution a single point; they are handled without SciPy.
 _CONSTANT = 1e-12
 
+# Why a t-test p-value is nan, in the table's note.
+_NO_SPREAD = "every query's difference is the same, so the t-test is undefined (its spread is 0)"
+
 
 def holm(p_values: Any) -> np.ndarray:
     """Holm's step-down adjustment of p-values for testing several hypotheses at once.
@@ -37,9 +41,14 @@ def holm(p_values: Any) -> np.ndarray:
     keeps the chance of any false rejection at most alpha, whatever the
     dependence between the tests, and rejects at least as often as Bonferroni.
 
+    A ``nan`` p-value (a test that could not be computed, such as a t-test on
+    differences without spread) stays ``nan``, and the others are adjusted
+    over the m tests that were computed: a hypothesis that was never tested
+    cannot be falsely rejected (R's ``p.adjust`` does the same with ``NA``).
+
     Parameters
     ----------
-    p_values : sequence of numbers in [0, 1]
+    p_values : sequence of numbers in [0, 1], or nan
 
     Returns
     -------
@@ -54,17 +63,22 @@ def holm(p_values: Any) -> np.ndarray:
     --------
     >>> holm([0.01, 0.04, 0.03]).tolist()  # 3*0.01, max(2*0.03, 0.03), max(1*0.04, 0.06)
     [0.03, 0.06, 0.06]
+    >>> holm([0.01, float("nan"), 0.04]).tolist()  # two tests computed: 2*0.01, max(1*0.04, 0.02)
+    [0.02, nan, 0.04]
     """
     p = v._to_float_array(p_values, "p_values")
     if p.ndim != 1 or p.size == 0:
         raise ValueError(f"p_values must be a non-empty 1-D sequence; got {v._show(p_values)}")
-    if not np.all((p >= 0) & (p <= 1)):
-        raise ValueError(f"p_values must lie in [0, 1]; got {v._show(p_values)}")
-    order = np.argsort(p, kind="stable")
-    scaled = (p.size - np.arange(p.size)) * p[order]
-    adjusted = np.minimum(1.0, np.maximum.accumulate(scaled))
-    out = np.empty_like(adjusted)
-    out[order] = adjusted
+    tested = ~np.isnan(p)
+    if not np.all((p[tested] >= 0) & (p[tested] <= 1)):
+        raise ValueError(f"p_values must lie in [0, 1] (or be nan: not computed); got {v._show(p_values)}")
+    out = np.full(p.shape, np.nan)
+    defined = p[tested]
+    order = np.argsort(defined, kind="stable")
+    scaled = (defined.size - np.arange(defined.size)) * defined[order]
+    adjusted = np.empty_like(defined)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    out[tested] = adjusted
     return out
 
 
@@ -78,8 +92,8 @@ class MetricComparison:
     difference: float  # mean of the per-query differences b - a
     ci_low: float
     ci_high: float
-    t_statistic: float
-    p_ttest: float
+    t_statistic: float  # nan when every difference is the same (no spread)
+    p_ttest: float  # nan likewise: the t-test is undefined
     p_permutation: float
     p_ttest_holm: float
     p_permutation_holm: float
@@ -129,6 +143,9 @@ class Comparison:
         }
 
     def _table(self) -> tuple[list[str], list[list[str]]]:
+        def p(value: float) -> str:
+            return "n/a" if np.isnan(value) else f"{value:.4f}"
+
         level = f"{self.settings.get('confidence_level', 0.95):.0%}"
         header = ["metric", "a", "b", "b - a", f"{level} CI", "p (t)", "p (perm.)", "Holm p (perm.)", "+/=/-"]
         rows = [
@@ -138,9 +155,9 @@ class Comparison:
                 f"{r.mean_b:.4f}",
                 f"{r.difference:+.4f}",
                 f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]",
-                f"{r.p_ttest:.4f}",
-                f"{r.p_permutation:.4f}",
-                f"{r.p_permutation_holm:.4f}",
+                p(r.p_ttest),
+                p(r.p_permutation),
+                p(r.p_permutation_holm),
                 f"{r.wins}/{r.ties}/{r.losses}",
             ]
             for r in self.results.values()
@@ -153,6 +170,17 @@ class Comparison:
             f"{len(self.queries)} queries, difference = b - a; paired t-test, paired permutation test "
             f"({s.get('alternative')}), {s.get('ci_method')} bootstrap CI; Holm across "
             f"{len(self.results)} metrics; n_resamples={s.get('n_resamples')}, random_state={s.get('random_state')}"
+            + self._notes()
+        )
+
+    def _notes(self) -> str:
+        """Why a p-value reads n/a, and what a one-point interval means; empty when nothing needs saying."""
+        flat = [m for m, r in self.results.items() if np.isnan(r.p_ttest)]
+        if not flat:
+            return ""
+        return (
+            f". Note for {', '.join(flat)}: p (t) n/a: {_NO_SPREAD}; the bootstrap interval is then a "
+            "single point, since every resample has the same mean. The permutation test still applies."
         )
 
     def __str__(self) -> str:
@@ -209,6 +237,13 @@ def compare(
       difference is at least as extreme; it assumes no distribution;
     - a bootstrap confidence interval of the mean difference
       (``scipy.stats.bootstrap``), resampling queries with replacement.
+
+    When every query's difference is the same (identical runs, or every query
+    moved by the same amount), the t statistic is 0/0 or infinite: the t-test
+    is undefined, so ``t_statistic`` and ``p_ttest`` are ``nan`` (the table
+    shows n/a and a note says why; Holm leaves them out), the bootstrap
+    interval is the single point d, and the permutation test stays exact
+    (2 / 2**n for a constant shift on n queries, 1 for no change).
 
     With several metrics, Holm's correction (:func:`holm`) adjusts each test's
     p-values across the metrics. Randomness is seeded from ``random_state``
@@ -278,11 +313,7 @@ def compare(
     n_resamples = v.check_k(n_resamples, "n_resamples")
     if n_resamples is None:
         raise ValueError("n_resamples must be a positive integer; got None")
-    level = float(confidence_level) if isinstance(confidence_level, (int, float)) else None
-    if level is None or isinstance(confidence_level, bool) or not 0 < level < 1:
-        raise ValueError(
-            f"confidence_level must be a number between 0 and 1; got {v._show(confidence_level)}"
-        )
+    level = v.check_probability(confidence_level, "confidence_level")
     alternative = v.check_choice(alternative, "alternative", ALTERNATIVES)
     ci_method = v.check_choice(ci_method, "ci_method", CI_METHODS)
     if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
@@ -351,12 +382,13 @@ def _one_metric(
         rng=np.random.default_rng([*seed, 1]),
     )
     if np.ptp(d) <= _CONSTANT:
-        # Every query moved by the same amount: the t statistic is 0/0 (no
-        # difference) or +-inf (a constant shift), and every bootstrap resample
-        # has the same mean. SciPy would warn and return nan; give the limits.
-        shift = 0.0 if abs(mean) <= _CONSTANT else mean
-        t_statistic = 0.0 if shift == 0 else float(np.copysign(np.inf, shift))
-        p_ttest = 1.0 if shift == 0 else _constant_shift_p(shift, alternative)
+        # Every query moved by the same amount (0 included): the t statistic is
+        # 0/0 or +-inf, so the t-test says nothing; a p-value of 0 would claim
+        # significance from no spread at all. Report nan (the table says why).
+        # The permutation test above is still exact: with every difference c != 0
+        # only "all swapped" and "none swapped" reach |c|, so p = 2 / 2**n.
+        # Every bootstrap resample has the same mean: the interval is that point.
+        t_statistic = p_ttest = math.nan
         low = high = mean
     else:
         t = stats.ttest_rel(y, x, alternative=alternative)
@@ -383,10 +415,3 @@ def _one_metric(
         "losses": int(np.count_nonzero(d < 0)),
         "ties": int(np.count_nonzero(d == 0)),
     }
-
-
-def _constant_shift_p(shift: float, alternative: str) -> float:
-    # The t-test's limit as the spread of the differences goes to 0.
-    if alternative == "two-sided":
-        return 0.0
-    return 0.0 if (shift > 0) == (alternative == "greater") else 1.0

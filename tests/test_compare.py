@@ -172,19 +172,50 @@ def test_identical_runs_give_no_difference_without_warnings():
         warnings.simplefilter("error")
         row = rm.compare(run_a, run_a, qrels, "mrr", n_resamples=500)["mrr"]
     assert (row.difference, row.ci_low, row.ci_high) == (0.0, 0.0, 0.0)
-    assert (row.p_ttest, row.p_permutation, row.t_statistic) == (1.0, 1.0, 0.0)
+    # Every difference is 0: t = 0/0 is undefined, so no t-test p-value; every one of
+    # the sign flips gives mean 0, as extreme as the observed 0, so p (perm.) = 1.
+    assert math.isnan(row.p_ttest) and math.isnan(row.t_statistic) and math.isnan(row.p_ttest_holm)
+    assert row.p_permutation == 1.0
     assert row.ties == len(RR_A)
 
 
 def test_a_constant_shift():
-    # Every query goes from P@1 = 0 to 1: the t statistic is infinite, the interval a point.
+    # Every query goes from P@1 = 0 to 1: the spread of the differences is 0, so the t
+    # statistic is 1/0 and the t-test undefined (nan, not a p of 0); the interval is a point.
     qrels, run_a, run_b = make_runs([1 / 2] * 5, [1.0] * 5)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         row = rm.compare(run_a, run_b, qrels, "p@1", n_resamples=500)["p@1"]
-    assert (row.difference, row.ci_low, row.ci_high, row.p_ttest) == (1.0, 1.0, 1.0, 0.0)
-    assert row.t_statistic == math.inf
+    assert (row.difference, row.ci_low, row.ci_high) == (1.0, 1.0, 1.0)
+    assert math.isnan(row.p_ttest) and math.isnan(row.t_statistic) and math.isnan(row.p_ttest_holm)
     assert row.p_permutation == pytest.approx(2 / 2**5)  # all +1 or all -1 of 32 flips
+
+
+def test_undefined_t_test_is_explained_and_left_out_of_holm():
+    # Each query's relevant item goes from rank 2, 3, 4, 2 to rank 1: P@1 rises by exactly 1
+    # everywhere (no spread: t undefined), RR by 1/2, 2/3, 3/4, 1/2 (a t-test applies).
+    qrels, run_a, run_b = make_runs([1 / 2, 1 / 3, 1 / 4, 1 / 2], [1.0] * 4)
+    result = rm.compare(run_a, run_b, qrels, ["mrr", "p@1"], n_resamples=200)
+    mrr, p1 = result["mrr"], result["p@1"]
+    assert math.isnan(p1.p_ttest) and math.isnan(p1.p_ttest_holm)
+    d = np.array([1 / 2, 2 / 3, 3 / 4, 1 / 2])
+    textbook = stats.t.sf(d.mean() / (d.std(ddof=1) / 2), df=3) * 2  # sqrt(n) = 2
+    assert mrr.p_ttest == pytest.approx(textbook)
+    # Holm over the one t-test computed: nothing to adjust (not doubled for the n/a one).
+    assert mrr.p_ttest_holm == pytest.approx(mrr.p_ttest)
+    text = str(result)
+    p1_line = next(line for line in text.splitlines() if line.startswith("p@1"))
+    assert " n/a " in p1_line
+    assert "Note for p@1: p (t) n/a: every query's difference is the same" in text
+    assert "n/a" in result._repr_html_()
+
+
+def test_holm_leaves_nan_out_and_adjusts_over_the_tests_computed():
+    # Two tests computed: sorted 0.01, 0.04 -> 2*0.01 = 0.02, max(1*0.04, 0.02) = 0.04.
+    adjusted = rm.holm([0.04, math.nan, 0.01])
+    assert math.isnan(adjusted[1])
+    assert adjusted[[0, 2]].tolist() == pytest.approx([0.04, 0.02])
+    assert np.isnan(rm.holm([math.nan, math.nan])).all()
 
 
 def test_three_queries_can_never_reach_five_percent():
