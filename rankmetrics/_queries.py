@@ -88,7 +88,7 @@ def prepare(
             "is possible"
         )
 
-    grades = v.check_grades(x, "x")
+    grades = v.check_grades(x, "x", item_ids=True)
     single = grades.ndim == 1
     grades = np.atleast_2d(grades)
     counts = None

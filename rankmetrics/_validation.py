@@ -36,8 +36,12 @@ def _show(value: Any) -> str:
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
 
 
-def _to_float_array(value: Any, name: str) -> np.ndarray:
-    """Convert to a float array, turning numpy's conversion errors into ours."""
+def _to_float_array(value: Any, name: str, item_ids: bool = False) -> np.ndarray:
+    """Convert to a float array, turning numpy's conversion errors into ours.
+
+    ``item_ids``: the argument may also hold item ids (with ``relevant``), so a
+    string gets a hint.
+    """
     if isinstance(value, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of numbers; got the string {_show(value)}")
     if isinstance(value, (set, frozenset, Mapping)):
@@ -64,7 +68,7 @@ def _to_float_array(value: Any, name: str) -> np.ndarray:
         flat = [_as_float(item, name, value) for item in array.ravel()]
         return np.array(flat, dtype=float).reshape(array.shape)
     if array.dtype.kind not in "iuf":
-        raise _not_a_number(name, _first_non_numeric(value), value)
+        raise _not_a_number(name, _first_non_numeric(value), value, item_ids)
     return array.astype(float)
 
 
@@ -90,10 +94,12 @@ def _is_infinite_decimal(item: Any) -> bool:
     return isinstance(item, Decimal) and item.is_infinite()
 
 
-def _not_a_number(name: str, bad: Any, original: Any) -> ValueError:
+def _not_a_number(name: str, bad: Any, original: Any, item_ids: bool = False) -> ValueError:
     hint = ""
     if isinstance(bad, str) and bad.upper() in ("O", "X"):
         hint = " (O/X marks are read by the command line; in Python write 1 for O and 0 for X)"
+    elif isinstance(bad, str) and item_ids:
+        hint = " (to score item ids, pass the judgements too: relevant={...})"
     return ValueError(
         f"{name} must contain only numbers (or True/False); found {_show(bad)} in {_show(original)}{hint}"
     )
@@ -121,13 +127,14 @@ def _check_finite(array: np.ndarray, name: str, original: Any) -> None:
         raise ValueError(f"{name} must be finite numbers; found {float(bad)!r} in {_show(original)}")
 
 
-def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True) -> np.ndarray:
+def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids: bool = False) -> np.ndarray:
     """Grades in ranked order: a 1-D list (one query) or a 2-D array (a batch).
 
     Returns a float64 array of ndim 1 or 2. Rejects empty input, NaN/inf,
     negative grades, non-numbers, ragged lists and more than two dimensions.
+    ``item_ids``: the caller also takes item ids with ``relevant``.
     """
-    array = _to_float_array(x, name)
+    array = _to_float_array(x, name, item_ids)
     if array.ndim == 0:
         raise ValueError(
             f"{name} must be a sequence of grades in ranked order, not a single number; got {_show(x)}"
