@@ -11,8 +11,10 @@ functions, never by this module.
 
 from __future__ import annotations
 
+import errno
 import html
 import numbers
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -64,6 +66,10 @@ _TITLES = {
 _WITH_CUTOFF = ("ndcg", "dcg", "precision", "recall", "f1", "hit_rate")
 _WITH_UNLISTED = ("recall", "f1", "average_precision")  # metrics whose denominator sees unlisted items
 _POOL = "ABCDEFGH"
+#: The most problems one sheet holds. A class sheet has a handful; a thousand already takes a
+#: second to draw and megabytes to print, and a typo such as ``--count 60000000`` would otherwise
+#: run for hours before writing anything.
+MAX_COUNT = 1000
 
 
 @dataclass(frozen=True)
@@ -113,14 +119,14 @@ class Worksheet:
             (
                 "p",
                 (
-                    f"중간값은 모두 소수 {self.decimals}자리로 반올림하며(5 이상은 올림) 계산하고, 답도 "
-                    f"소수 {self.decimals}자리로 적으세요. 등급(관련도)이 0보다 크면 관련 항목입니다."
+                    f"중간값은 모두 {_places(self.decimals)}로 반올림하며(5 이상은 올림) 계산하고, 답도 "
+                    f"{_places(self.decimals)}로 적으세요. 등급(관련도)이 0보다 크면 관련 항목입니다."
                 ),
             ),
         ]
         if any(p.metric in ("ndcg", "dcg") for p in self.problems):
             table = discounts(6)
-            blocks.append(("p", f"할인표 log2(순위 + 1), 소수 {self.decimals}자리:"))
+            blocks.append(("p", f"할인표 log2(순위 + 1), {_places(self.decimals)}:"))
             blocks.append(
                 (
                     "table",
@@ -140,7 +146,7 @@ class Worksheet:
             (
                 "p",
                 (
-                    f"답은 손 계산(중간값을 소수 {self.decimals}자리로 반올림)의 결과이고, 정확한 값은 "
+                    f"답은 손 계산(중간값을 {_places(self.decimals)}로 반올림)의 결과이고, 정확한 값은 "
                     "반올림 없이 계산한 값입니다. 둘 중 어느 것과 같아도 정답으로 봅니다."
                 ),
             ),
@@ -191,14 +197,44 @@ class Worksheet:
             f"answers-{stem}.html": self.answer_html,
         }
 
-    def write(self, out: str | Path) -> list[Path]:
-        """Write the problem sheet and the answer key (Markdown and HTML) into folder ``out``."""
+    def write(self, out: str | Path, *, force: bool = False) -> list[Path]:
+        """Write the problem sheet and the answer key (Markdown and HTML) into folder ``out``.
+
+        The folder is made when missing. A worksheet never destroys a file: an existing
+        file of the same name raises ``FileExistsError`` unless ``force=True``, and a
+        file name that is a symbolic link is refused even with ``force`` (writing through
+        it could change a file outside ``out``). ``out`` itself may be a link to a folder:
+        that is the user's own choice of folder. All four names are checked before the
+        first byte is written, so a refusal leaves the folder as it was.
+        """
+        if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
+            raise ValueError(f"out must be a folder name (str or Path); got {v._show(out)}")
+        if not str(out).strip():
+            # Path("") is the current folder: an empty --out is a missing value, not a choice.
+            raise ValueError(f"out is empty; name the folder to write into; got {v._show(out)}")
         folder = Path(out)
+        if folder.exists() and not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+        targets = [(folder / name, text) for name, text in self.files().items()]
+        for path, _ in targets:
+            if path.is_symlink():
+                raise ValueError(
+                    f"{str(path)!r} is a symbolic link; a worksheet is never written through a link "
+                    "(it may point outside the folder). Remove the link or choose another folder."
+                )
+            if path.is_dir():
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+            if path.exists() and not force:
+                raise FileExistsError(errno.EEXIST, "file exists; pass force=True to overwrite it", str(path))
         folder.mkdir(parents=True, exist_ok=True)
+        # O_EXCL: a file that appeared since the check is still not overwritten;
+        # O_NOFOLLOW: a link that appeared since the check is not followed.
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        flags |= os.O_TRUNC if force else os.O_EXCL
         paths = []
-        for name, text in self.files().items():
-            path = folder / name
-            path.write_bytes(text.encode("utf-8"))  # bytes: the same on every platform
+        for path, text in targets:
+            with os.fdopen(os.open(path, flags, 0o666), "wb") as file:
+                file.write(text.encode("utf-8"))  # bytes: the same on every platform
             paths.append(path)
         return paths
 
@@ -208,25 +244,41 @@ class Worksheet:
         An answer is right when it equals the key's hand-rounded answer or the
         exact value rounded to the sheet's decimals. It is a rounding slip (check
         the step table) when it is the exact value rounded to fewer decimals, or
-        within three units of the last decimal; otherwise it is wrong.
+        within three units of the last decimal (not on a whole-number sheet,
+        ``decimals=0``, where three units is no slip); otherwise it is wrong.
+
+        What counts as an answer:
+
+        - a real number (int, float, ``Fraction``, ``Decimal``, numpy number);
+        - ``None``, a missing problem number, or NaN: a blank, "빈칸". NaN is how an
+          empty spreadsheet cell reads (pandas), so a class's answer table can be
+          passed as it is; a blank is never right and never raises;
+        - infinity, or a number too large for a float: a number, but not the
+          answer, "오답";
+        - anything else, strings included (a string "0.2l" must not pass for a
+          number), raises ``ValueError`` naming the answer's position and value.
+
+        A list must hold one answer per problem (``None`` for a blank), so that a
+        skipped line cannot shift every later answer; a mapping's keys must be
+        problem numbers.
         """
-        if isinstance(answers, Mapping):
-            given = dict(answers)
-        else:
-            given = {i + 1: a for i, a in enumerate(answers)}
+        given = _answers_by_number(answers, [p.number for p in self.problems])
         d = self.decimals
         rows = []
         for problem in self.problems:
-            answer = given.get(problem.number)
-            if answer is None:
+            where, answer = given.get(problem.number, ("", None))
+            number = None if answer is None else _answer_number(answer, where)
+            if number is None or number.is_nan():
                 verdict = "빈칸"
+            elif abs(number - Decimal(repr(float(problem.exact)))) > 1:
+                # Neither right nor a slip (both lie within 0.5 of the exact value). Deciding
+                # here also keeps infinity and 1e30 away from rounding, which cannot hold them.
+                verdict = "오답"
             else:
-                if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-                    raise ValueError(f"answers[{problem.number}] must be a number; got {v._show(answer)}")
-                mine = _round(answer, d)
+                mine = _round(number, d)
                 if mine in (_round(problem.answer, d), _round(problem.exact, d)):
                     verdict = "정답"
-                elif _rounding_slip(answer, problem.exact, d):
+                elif _rounding_slip(number, problem.exact, d):
                     verdict = "반올림 차이"
                 else:
                     verdict = "오답"
@@ -243,11 +295,74 @@ class Worksheet:
         return GradeReport(rows, d)
 
 
-def _rounding_slip(answer: float, exact: float, decimals: int) -> bool:
-    given = Decimal(repr(float(answer)))
+def _answers_by_number(answers: Any, problem_numbers: list[int]) -> dict[int, tuple[str, Any]]:
+    """Problem number -> (where the answer was given, e.g. "answers[0] (problem 1)", the answer)."""
+    if isinstance(answers, Mapping):
+        given = {}
+        for key, answer in answers.items():
+            if isinstance(key, (bool, np.bool_)) or key not in problem_numbers:
+                raise ValueError(
+                    f"answers has an answer for problem {v._show(key)}, but the sheet's problems are "
+                    f"numbered 1 to {len(problem_numbers)}"
+                )
+            given[int(key)] = (f"answers[{key!r}]", answer)
+        return given
+    if isinstance(answers, (str, bytes)):
+        raise ValueError(
+            "answers must be a list in problem order or a mapping {problem: answer}, "
+            f"not a string; got {v._show(answers)}"
+        )
+    try:
+        listed = list(answers)
+    except TypeError:
+        raise ValueError(
+            f"answers must be a list in problem order or a mapping {{problem: answer}}; got {v._show(answers)}"
+        ) from None
+    if len(listed) != len(problem_numbers):
+        raise ValueError(
+            f"answers has {len(listed)} entries but the sheet has {len(problem_numbers)} problems; give one "
+            "answer per problem (None for a blank) or a mapping {problem: answer}"
+        )
+    return {n: (f"answers[{i}] (problem {n})", a) for i, (n, a) in enumerate(zip(problem_numbers, listed))}
+
+
+def _answer_number(answer: Any, where: str) -> Decimal:
+    """A student's answer as a Decimal (NaN and infinity kept); ValueError for a non-number."""
+    if isinstance(answer, Decimal):
+        return answer
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
+        raise ValueError(f"{where} must be a number; got {v._show(answer)}")
+    try:
+        return Decimal(repr(float(answer)))
+    except OverflowError:  # an int or Fraction beyond float range: a number, just not the answer
+        return Decimal("Infinity")
+
+
+def _rounding_slip(given: Decimal, exact: float, decimals: int) -> bool:
     if any(given == _round(exact, places) for places in range(decimals)):
         return True
+    if decimals == 0:
+        return False
     return abs(given - Decimal(repr(float(exact)))) <= 3 * Decimal(10) ** -decimals
+
+
+def _places(decimals: int) -> str:
+    """How the sheet names its rounding: "소수 3자리", or "정수" for whole numbers."""
+    return f"소수 {decimals}자리" if decimals else "정수"
+
+
+def _shown(answer: Any) -> str:
+    """A student's answer for the report: blank for None, otherwise as a short number."""
+    if answer is None:
+        return ""
+    if isinstance(answer, Decimal):
+        return f"{answer:g}"
+    try:
+        return f"{float(answer):g}"
+    except OverflowError:  # 10**400 as 1e+400, not 401 digits
+        if isinstance(answer, numbers.Rational):
+            return f"{(Decimal(answer.numerator) / Decimal(answer.denominator)).normalize():.6g}"
+        return v._show(answer)
 
 
 @dataclass(frozen=True)
@@ -267,7 +382,7 @@ class GradeReport:
             [
                 str(r["number"]),
                 r["label"],
-                "" if r["answer"] is None else f"{r['answer']:g}",
+                _shown(r["answer"]),
                 _hand(r["key"], self.decimals),
                 _exact4(r["exact"]),
                 r["verdict"],
@@ -307,13 +422,13 @@ def make_worksheet(
     ----------
     seed : non-negative int
         The same seed gives the same problems and byte-identical files.
-    count : positive int
+    count : positive int, at most ``MAX_COUNT`` (1000)
         Number of problems.
     metrics : list of names or a comma-separated string
         ``ndcg, dcg, precision, recall, f1, hit-rate, rr, ap, mr, mrr, map``
         (function names such as ``average_precision`` work too).
-    decimals : positive int
-        Decimals of the hand calculation and of the answers.
+    decimals : int from 0 to 15
+        Decimals of the hand calculation and of the answers; 0 rounds to whole numbers.
 
     Returns
     -------
@@ -335,12 +450,16 @@ def make_worksheet(
     """
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer; got {v._show(seed)}")
-    count = v.check_k(count, "count")
-    if count is None:
-        raise ValueError("count must be a positive integer; got None")
-    decimals = v.check_k(decimals, "decimals")
-    if decimals is None:
-        raise ValueError("decimals must be a positive integer; got None")
+    if (
+        isinstance(count, (bool, np.bool_))
+        or not isinstance(count, numbers.Integral)
+        or not 1 <= count <= MAX_COUNT
+    ):
+        raise ValueError(
+            f"count must be a positive integer up to {MAX_COUNT} (one sheet, not a book); got {v._show(count)}"
+        )
+    count = int(count)
+    decimals = v.check_decimals(decimals)
     names = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError("metrics is empty; name at least one metric, e.g. 'ndcg,ap,rr'")
