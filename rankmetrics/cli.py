@@ -4,7 +4,10 @@ Every subcommand calls the package's public function (or :func:`rankmetrics.expl
 with ``--explain`` / ``--decimals``), so the terminal and a notebook can never
 disagree. Output is parseable: without ``--explain`` the last line is the value
 alone. Bad input exits with status 2 and one line on stderr, taken from the
-package's own ``ValueError`` message; no traceback.
+package's own ``ValueError`` message (or saying which file the system refused);
+no traceback. Negative numbers are values (``--pred -1e-3``), a typo is never
+read as data (``--relevant B:l``, ``O 2 X``), and a terminal that cannot show
+Hangul gets it escaped (``\\uc624``) rather than a crash.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from .dcg import dcg, ndcg
 from .explain import explain
@@ -196,6 +199,27 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         return super().add_usage(usage, actions, groups, prefix="사용법: " if prefix is None else prefix)
 
 
+# A number with a minus sign: argparse's own test misses -1e-3, -.5e2 and -inf, and would read
+# them as unknown options. _number below reads the same forms.
+_NEGATIVE_NUMBER = re.compile(r"-(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|-(inf|infinity|nan)", re.IGNORECASE)
+
+
+class _Once(argparse.Action):
+    """Store an option's values, refusing the option a second time.
+
+    argparse keeps only the last ``--relevant B --relevant D``: D alone would be
+    judged relevant, silently.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = vars(namespace).setdefault("_given_options", set())
+        if self.dest in given:
+            several = f" (값이 여럿이면 한 번에 이어서 적습니다: {option_string} A B C)" if self.nargs else ""
+            raise argparse.ArgumentError(self, f"한 번만 주세요{several}")
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
@@ -204,6 +228,20 @@ class _Parser(argparse.ArgumentParser):
         self._positionals.title = "위치 인자"
         self._optionals.title = "옵션"
         self.add_argument("-h", "--help", action="help", help="이 도움말을 보이고 끝냅니다")
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if args and str(args[0]).startswith("-") and kwargs.get("action") is None:
+            kwargs["action"] = _Once
+        return super().add_argument(*args, **kwargs)
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        if _NEGATIVE_NUMBER.fullmatch(arg_string):
+            return None  # a value (e.g. --pred -1e-3), not an option
+        return super()._parse_optional(arg_string)
+
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        if message:
+            _write(message, file or sys.stderr)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
@@ -314,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  rankmetrics worksheet --seed 1 --count 4 --metrics precision,recall --decimals 2 --out 1반",
     )
     sheet.add_argument("--seed", required=True, metavar="N", help="난수 씨앗 (같은 씨앗 → 같은 학습지)")
-    sheet.add_argument("--count", default="6", metavar="M", help="문제 수 (기본 6)")
+    sheet.add_argument("--count", default="6", metavar="M", help="문제 수 (기본 6, 많아야 1000)")
     sheet.add_argument(
         "--metrics",
         default="ndcg,ap,rr",
@@ -323,26 +361,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sheet.add_argument("--decimals", default="3", metavar="N", help="답의 소수 자리수 (기본 3)")
     sheet.add_argument("--out", required=True, metavar="폴더", help="파일을 쓸 폴더 (없으면 만듭니다)")
+    sheet.add_argument(
+        "--force", action="store_true", help="같은 이름의 파일이 있으면 덮어씁니다 (기본: 덮어쓰지 않고 멈춤)"
+    )
     return parser
 
 
 # ---------------------------------------------------------------------------
 # turning words into numbers
 
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def _number(token: str) -> float | int | str:
-    """A token as a number when it reads as one (ints stay ints), else unchanged."""
+    """A token as a number when it reads as one (ints stay ints), else unchanged.
+
+    nan and inf read as numbers so that the package refuses them by name.
+    """
     if re.fullmatch(r"[+-]?\d+", token):
-        return int(token)
-    if _NUMBER.match(token) or token.lower() in ("nan", "inf", "-inf", "+inf"):
+        try:
+            return int(token)
+        except ValueError:  # more digits than int() reads from text: as a float (inf)
+            return float(token)
+    if _NUMBER.fullmatch(token) or token.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         return float(token)
     return token
 
 
-def _grades(tokens: Sequence[str], name: str = "x") -> list[float | int]:
-    """Grades in ranked order; O and X (a hand-written answer sheet) read as 1 and 0."""
+def _grades(tokens: Sequence[str], name: str = "x", option: str = "등급") -> list[float | int]:
+    """Grades in ranked order; O and X (a hand-written answer sheet) read as 1 and 0.
+
+    One list is all O/X or all numbers: in ``O 0 X`` the 0 is likely a mistyped O.
+    """
     out: list[float | int] = []
     for token in tokens:
         if token.upper() in ("O", "X"):
@@ -354,26 +404,69 @@ def _grades(tokens: Sequence[str], name: str = "x") -> list[float | int]:
                 f"{name} must contain only numbers (or O/X); found {token!r} in {' '.join(tokens)!r}"
             )
         out.append(value)
+    marks = sum(token.upper() in ("O", "X") for token in tokens)
+    if 0 < marks < len(tokens):
+        raise UsageError(
+            f"{option}: O/X와 숫자를 섞어 쓸 수 없습니다: {' '.join(tokens)!r} "
+            "(모두 숫자로 3 0 2, 또는 모두 O/X로 O X O처럼 적으세요)"
+        )
     return out
 
 
-def _judgements(tokens: Sequence[str]) -> set[str] | dict[str, float]:
-    """``B D`` -> {"B", "D"}; ``B:3 D`` -> {"B": 3, "D": 1} (a token id:grade gives a grade)."""
+def _judgements(
+    tokens: Sequence[str], ranking: Sequence[str] = (), option: str = "--relevant"
+) -> set[str] | dict[str, float]:
+    """``B D`` -> {"B", "D"}; ``B:3 D`` -> {"B": 3, "D": 1} (a token id:grade gives a grade).
+
+    Whatever follows the last colon is a grade and must be a number, so a typo
+    (``B:l``) is refused rather than read as an item named "B:l". An id with a
+    colon of its own takes its grade too: ``doc:7:1``.
+    """
     graded: dict[str, float] = {}
     any_grade = False
     for token in tokens:
         item, sep, grade = token.rpartition(":")
-        if sep and item and not isinstance(_number(grade), str):
-            graded[item] = float(_number(grade))
+        if sep:
+            if token in ranking:
+                raise UsageError(
+                    f"{option} {token!r}: --ranking에 같은 이름의 항목이 있어 이름:등급으로 읽을지 "
+                    f"알 수 없습니다; 등급까지 적으세요 (예: {token}:1)"
+                )
+            value = _number(grade)
+            if not item or isinstance(value, str):
+                raise UsageError(
+                    f"{option}의 이름:등급에서 등급은 수여야 합니다: {token!r} "
+                    "(예: B:3; 등급을 빼면 1, 이름에 ':'가 있으면 doc:7:1처럼 등급까지)"
+                )
+            key: str = item
             any_grade = True
         else:
-            graded[token] = 1.0
+            key, value = token, 1.0
+        if key in graded:
+            raise UsageError(f"{option}에 같은 항목이 두 번 있습니다: {key!r} ({' '.join(tokens)!r})")
+        graded[key] = float(value)
     return graded if any_grade else set(graded)
 
 
-def _scalar(token: str | None) -> Any:
-    """k, n_relevant, decimals: a number when it reads as one; the package checks the rest."""
-    return None if token is None else _number(token)
+def _scalar(token: str | None, option: str) -> Any:
+    """k, n_relevant, decimals, seed, count: a number, or None when not given; the package checks the range."""
+    if token is None:
+        return None
+    value = _number(token)
+    if isinstance(value, str):
+        raise UsageError(f"{option}에는 수를 주세요: {token!r}")
+    return value
+
+
+def _numbers(tokens: Sequence[str], option: str) -> list[float | int]:
+    """Ratings: numbers only (no O/X)."""
+    out = []
+    for token in tokens:
+        value = _number(token)
+        if isinstance(value, str):
+            raise UsageError(f"{option}에는 수만 적습니다: {token!r} ({' '.join(tokens)!r})")
+        out.append(value)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -387,8 +480,8 @@ def _format(value: float, decimals: int | None) -> str:
 
 
 def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: dict[str, Any]) -> str:
-    decimals = _scalar(args.decimals)
-    discount = _scalar(getattr(args, "discount_decimals", None))
+    decimals = _scalar(args.decimals, "--decimals")
+    discount = _scalar(getattr(args, "discount_decimals", None), "--discount-decimals")
     if args.explain or decimals is not None or discount is not None:
         extra = {"discount_decimals": discount} if discount is not None else {}
         result = explain(metric.name, x, k, decimals=decimals, **extra, **kwargs)
@@ -401,7 +494,7 @@ def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: di
 
 
 def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
-    k = _scalar(args.k)
+    k = _scalar(args.k, "--k")
     kwargs: dict[str, Any] = {}
     if args.ranking is not None:
         if args.x:
@@ -411,7 +504,7 @@ def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
                 "--ranking에는 --relevant가 필요합니다 (정답 항목, 예: --relevant B D 또는 B:3 D:1)"
             )
         x: Any = list(args.ranking)
-        kwargs["relevant"] = _judgements(args.relevant)
+        kwargs["relevant"] = _judgements(args.relevant, x)
     else:
         if args.relevant is not None:
             raise UsageError(
@@ -424,11 +517,11 @@ def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
             )
         x = _grades(args.x)
     if getattr(args, "n_relevant", None) is not None:
-        kwargs["n_relevant"] = _scalar(args.n_relevant)
+        kwargs["n_relevant"] = _scalar(args.n_relevant, "--n-relevant")
     if getattr(args, "gain", None) is not None and "gain" in metric.keywords:
         kwargs["gain"] = args.gain
     if getattr(args, "ideal", None) is not None:
-        kwargs["ideal"] = _grades(args.ideal, "ideal")
+        kwargs["ideal"] = _grades(args.ideal, "ideal", "--ideal")
     return _report(metric, x, k, args, kwargs)
 
 
@@ -445,30 +538,23 @@ def _run_mean(metric: Metric, args: argparse.Namespace) -> str:
                 f"--relevant {len(args.relevant)}개를 받았습니다"
             )
         queries: list[Any] = [list(q) for q in args.query]
-        kwargs["relevant"] = [_judgements(r) for r in args.relevant]
+        kwargs["relevant"] = [
+            _judgements(r, q, f"{i}번째 --relevant")
+            for i, (r, q) in enumerate(zip(args.relevant, queries), 1)
+        ]
     else:
-        queries = [_grades(q, f"queries[{i}]") for i, q in enumerate(args.query)]
+        queries = [_grades(q, f"queries[{i}]", f"{i + 1}번째 --query") for i, q in enumerate(args.query)]
     if getattr(args, "n_relevant", None) is not None:
-        kwargs["n_relevant"] = [_scalar(r) for r in args.n_relevant]
-    return _report(metric, queries, _scalar(args.k), args, kwargs)
+        kwargs["n_relevant"] = [_scalar(r, "--n-relevant") for r in args.n_relevant]
+    return _report(metric, queries, _scalar(args.k, "--k"), args, kwargs)
 
 
 def _run_rating(metric: Metric, args: argparse.Namespace) -> str:
     if args.y_true is None or args.y_pred is None:
         raise UsageError(f"--true와 --pred를 둘 다 주세요 (예: {metric.examples[0]})")
-    y_true = _grades_or_numbers(args.y_true, "y_true")
-    y_pred = _grades_or_numbers(args.y_pred, "y_pred")
+    y_true = _numbers(args.y_true, "--true")
+    y_pred = _numbers(args.y_pred, "--pred")
     return _report(metric, y_true, None, args, {"y_pred": y_pred})
-
-
-def _grades_or_numbers(tokens: Sequence[str], name: str) -> list[float | int]:
-    out = []
-    for token in tokens:
-        value = _number(token)
-        if isinstance(value, str):
-            raise ValueError(f"{name} must contain only numbers; found {token!r}")
-        out.append(value)
-    return out
 
 
 def _run_worksheet(args: argparse.Namespace) -> str:
@@ -476,10 +562,56 @@ def _run_worksheet(args: argparse.Namespace) -> str:
 
     metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
     sheet = make_worksheet(
-        _scalar(args.seed), _scalar(args.count), metrics=metrics, decimals=_scalar(args.decimals)
+        _scalar(args.seed, "--seed"),
+        _scalar(args.count, "--count"),
+        metrics=metrics,
+        decimals=_scalar(args.decimals, "--decimals"),
     )
-    paths = sheet.write(args.out)
+    try:
+        paths = sheet.write(args.out, force=args.force)
+    except FileExistsError as error:
+        raise UsageError(
+            f"이미 있는 파일은 덮어쓰지 않습니다: {error.filename} (덮어쓰려면 --force)"
+        ) from None
     return "\n".join(str(path) for path in paths)
+
+
+# ---------------------------------------------------------------------------
+# the one way out: a value on stdout, or one line on stderr
+
+_OS_WORDS = (  # most specific first
+    (FileNotFoundError, "없는 파일이나 폴더입니다"),
+    (PermissionError, "권한이 없습니다"),
+    (IsADirectoryError, "파일 자리에 폴더가 있습니다"),
+    (NotADirectoryError, "폴더 자리에 파일이 있습니다"),
+    (FileExistsError, "이미 있습니다"),
+    (OSError, "파일을 읽거나 쓸 수 없습니다"),
+)
+
+
+def _error_line(error: Exception, where: str) -> str:
+    """The one line on stderr for a refused command."""
+    if isinstance(error, OSError):
+        words = next(text for kind, text in _OS_WORDS if isinstance(error, kind))
+        name = error.filename if error.filename is not None else ""
+        message = f"{words}: {str(name)!r} ({error.strerror or error})"
+    elif isinstance(error, ArithmeticError):  # e.g. 10**400 where a float is needed
+        message = f"수가 너무 크거나 계산할 수 없는 값입니다 ({type(error).__name__}: {error})"
+    else:
+        message = str(error)
+    hint = f" (도움말: {where} --help)" if isinstance(error, UsageError) else ""
+    return f"{where}: 오류: {' '.join(message.split())}{hint}\n"  # always one line
+
+
+def _write(text: str, stream: TextIO) -> None:
+    """Write text; what the stream's encoding cannot show (Hangul under LC_ALL=C or
+    PYTHONIOENCODING=ascii) is escaped as \\uXXXX instead of raising UnicodeEncodeError."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+    stream.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -487,6 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and not argv[0].startswith("-") else None
+    where = f"{PROG} {command}" if command in _ALL or command == "worksheet" else PROG
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -501,11 +634,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 output = _run_rating(metric, args)
             else:
                 output = _run_ranking(metric, args)
-    except (UsageError, ValueError) as error:
-        where = f"{PROG} {command}" if command in _ALL or command == "worksheet" else PROG
-        message = " ".join(str(error).split())  # always one line
-        hint = f" (도움말: {where} --help)" if isinstance(error, UsageError) else ""
-        print(f"{where}: 오류: {message}{hint}", file=sys.stderr)
+    except (UsageError, ValueError, OSError, ArithmeticError) as error:
+        _write(_error_line(error, where), sys.stderr)
         return 2
-    print(output)
+    _write(output + "\n", sys.stdout)
     return 0

@@ -171,7 +171,7 @@ def test_every_subcommand_has_korean_help_with_an_example(capsys, command):
         (["ndcg", "1", "--bogus"], "rankmetrics ndcg: 오류: unrecognized arguments: --bogus"),
         (["nope"], "rankmetrics: 오류: argument <명령>: invalid choice: 'nope'"),
         ([], "rankmetrics: 오류: 지표를 고르세요"),
-        (["ndcg", "1", "0", "--decimals", "0"], "rankmetrics ndcg: 오류: decimals must be a positive integer"),
+        (["ndcg", "1", "0", "--decimals", "16"], "rankmetrics ndcg: 오류: decimals must be a whole number from 0 to 15"),
         (["worksheet", "--seed", "1", "--metrics", "ndcg,xyz", "--out", "unused"],
          "rankmetrics worksheet: 오류: metrics must be chosen from"),
         (["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: seed must be a non-negative"),
