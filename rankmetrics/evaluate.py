@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from . import _validation as v
-from . import streaming
+from . import streaming, trec
 from ._conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
 from .dcg import _ndcg_rows
 from .rank_based import average_precision, reciprocal_rank
@@ -304,6 +304,7 @@ def evaluate(
     ideal: str = "judged",
     denominator: str = "all_relevant",
     chunk_queries: int | None = None,
+    fractional_grades: str = "error",
 ) -> Evaluation:
     """Score a run on every judged query, the way trec_eval does unless told otherwise.
 
@@ -315,9 +316,10 @@ def evaluate(
     Parameters
     ----------
     qrels : path, open file, or dict ``{qid: {docno: grade}}``
-        Judgements, as :func:`read_qrels` reads them.
+        Judgements, read by :func:`read_qrels`'s reader (``.gz`` files,
+        comments and any order of lines included).
     run : path, open file, or dict ``{qid: {docno: score}}``
-        The system's results, as :func:`read_run` reads them.
+        The system's results, read by :func:`read_run`'s reader.
     metrics : str or list of str
         Human names (``"ndcg@10"``, ``"p@5"``, ``"recall@100"``, ``"map"``,
         ``"map@10"``, ``"mrr"``, ``"hit_rate@10"``, ``"f1@5"``,
@@ -357,6 +359,10 @@ def evaluate(
         is an error naming it and its line. The values are those of the
         whole run (a sum over a padded row may differ in its last bit).
         Default: the whole run at once, in any order.
+    fractional_grades : {"error", "truncate", "keep"}, default "error"
+        What a judgement such as 0.5 does: refused, naming the line
+        (trec_eval would silently read it as 0); cut toward zero as
+        trec_eval does; or kept as a graded relevance. See :func:`read_qrels`.
 
     Returns
     -------
@@ -421,13 +427,13 @@ def evaluate(
         "ideal": ideal,
         "denominator": denominator,
     }
-    qrels = streaming.judgements(qrels)
+    qrels = trec.judgements(qrels, fractional_grades)
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
     if chunk_queries is not None:
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
 
-    def score(groups: streaming.Groups) -> dict[str, np.ndarray]:
+    def score(groups: trec.Records) -> dict[str, np.ndarray]:
         ranked = streaming.rank(groups, qrels, depth, ties)
         return _score(ranked, measures, level, gain, ideal, denominator)
 
@@ -435,7 +441,7 @@ def evaluate(
     parts: list[dict[str, np.ndarray]] = []
     in_run: set[str] = set()
     unjudged: set[str] = set()
-    for groups in streaming.run_groups(run, chunk_queries):
+    for groups in trec.run_records(run, chunk_queries):
         in_run.update(groups.qids)
         keep = [i for i, qid in enumerate(groups.qids) if qid in qrels]
         unjudged.update(qid for qid in groups.qids if qid not in qrels)
@@ -446,7 +452,7 @@ def evaluate(
     absent = sorted(qid for qid in qrels if qid not in in_run)
     if absent and missing == "zero":
         queries.extend(absent)
-        parts.append(score(streaming.empty_groups(absent)))
+        parts.append(score(trec.Records.empty(absent)))
     if not queries:
         raise ValueError(
             "no query is both judged and in the run: the qrels judge "

@@ -44,9 +44,12 @@ def test_path_string_text_file_and_binary_file_read_the_same():
         assert rm.read_run(binary) == by_path
 
 
-def test_blank_lines_are_skipped_and_float_grades_accepted():
-    qrels = rm.read_qrels(io.StringIO("q1 0 a 1\n\n   \nq1 0 b 0.5\n"))
-    assert qrels == {"q1": {"a": 1, "b": 0.5}}
+def test_blank_lines_are_skipped_and_fractional_grades_only_on_request():
+    text = "q1 0 a 1\n\n   \nq1 0 b 0.5\n"
+    with pytest.raises(ValueError, match=r"line 4: the relevance 0.5 is not a whole grade"):
+        rm.read_qrels(io.StringIO(text))
+    assert rm.read_qrels(io.StringIO(text), fractional_grades="keep") == {"q1": {"a": 1, "b": 0.5}}
+    assert rm.read_qrels(io.StringIO(text), fractional_grades="truncate") == {"q1": {"a": 1, "b": 0}}
 
 
 def test_dicts_are_checked_and_ids_become_text():
@@ -70,12 +73,12 @@ def test_run_with_five_fields_names_the_layout(tmp_path):
 
 @pytest.mark.parametrize("score", ["high", "nan", "inf"])
 def test_non_numeric_or_non_finite_score_is_refused(score):
-    with pytest.raises(ValueError, match=rf"line 1: the score must be a finite number; got '{score}'"):
+    with pytest.raises(ValueError, match=rf"line 1: the score must be a decimal number .*; got '{score}'"):
         rm.read_run(io.StringIO(f"q1 Q0 a 1 {score} tag\n"))
 
 
 def test_non_numeric_grade_is_refused():
-    with pytest.raises(ValueError, match=r"line 1: the relevance must be a finite number; got 'yes'"):
+    with pytest.raises(ValueError, match=r"line 1: the relevance must be a decimal number .*; got 'yes'"):
         rm.read_qrels(io.StringIO("q1 0 a yes\n"))
 
 
