@@ -29,6 +29,7 @@ from .rank_based import average_precision, reciprocal_rank
 from .set_based import f1, hit_rate, precision, r_precision, recall
 
 TIES = ("docno_descending", "input_order")
+SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
 
 # Counts are summed over queries in the summary (trec_eval's "all" line), not averaged.
@@ -70,7 +71,8 @@ _TREC_PLAIN = {
 }
 _NEEDS_CUTOFF = {"precision", "recall", "f1", "hit_rate"}
 _NO_CUTOFF = {"r_precision", "gm_map", *COUNTS}
-_TREC_CUT_PATTERN = re.compile(r"^(p|recall|ndcg_cut|map_cut|success)_(\d+)$", re.IGNORECASE)
+_TREC_CUT_PATTERN = re.compile(r"^(p|recall|ndcg_cut|map_cut|success)_([0-9]+)$", re.IGNORECASE)
+_CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
 
 KNOWN_METRICS = (
     "ndcg, ndcg@k, p@k, recall@k, f1@k, map, map@k, mrr, mrr@k, hit_rate@k, r_precision "
@@ -115,7 +117,7 @@ def parse_metric(name: Any) -> Measure:
         family = _HUMAN.get(base)
         if family is None or family in _NO_CUTOFF:
             raise ValueError(f"unknown metric {name!r}; known: {KNOWN_METRICS}")
-        if not cut.isdigit() or int(cut) < 1:
+        if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
             raise ValueError(f"the cutoff in {name!r} must be a positive integer, as in {base}@10")
         return Measure(text, family, int(cut))
     match = _TREC_CUT_PATTERN.match(lower)
@@ -305,6 +307,7 @@ def evaluate(
     denominator: str = "all_relevant",
     chunk_queries: int | None = None,
     fractional_grades: str = "error",
+    score_precision: str = "float32",
 ) -> Evaluation:
     """Score a run on every judged query, the way trec_eval does unless told otherwise.
 
@@ -341,6 +344,12 @@ def evaluate(
     ties : {"docno_descending", "input_order"}
         How documents with equal scores are ordered: by docno, descending, as
         text (trec_eval), or as they appear in the run (a stable sort).
+    score_precision : {"float32", "float64"}, default "float32"
+        How precisely scores are compared when ranking. trec_eval (and so
+        pytrec_eval and ir_measures) keeps each score in a 32-bit float, about
+        7 significant digits: scores such as 0.123456789 and 0.123456788
+        become equal there and are ordered by the ``ties`` rule. ``"float32"`` does
+        the same; ``"float64"`` compares the scores as read (ranx's way).
     gain : {"linear", "exponential", "binary"}
         nDCG's gain function; see :func:`ndcg`.
     ideal : {"judged", "listed"}
@@ -411,6 +420,8 @@ def evaluate(
     level = _check_level(relevance_level)
     missing = v.check_choice(missing, "missing", MISSING)
     ties = v.check_choice(ties, "ties", TIES)
+    score_precision = v.check_choice(score_precision, "score_precision", SCORE_PRECISIONS)
+    fractional_grades = v.check_choice(fractional_grades, "fractional_grades", trec.FRACTIONAL_GRADES)
     gain = v.check_gain(gain, GAINS)
     ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
     denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
@@ -423,9 +434,11 @@ def evaluate(
         "relevance_level": level,
         "missing": missing,
         "ties": ties,
+        "score_precision": score_precision,
         "gain": gain,
         "ideal": ideal,
         "denominator": denominator,
+        "fractional_grades": fractional_grades,
     }
     qrels = trec.judgements(qrels, fractional_grades)
     if not qrels:
@@ -434,7 +447,7 @@ def evaluate(
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
 
     def score(groups: trec.Records) -> dict[str, np.ndarray]:
-        ranked = streaming.rank(groups, qrels, depth, ties)
+        ranked = streaming.rank(groups, qrels, depth, ties, score_precision)
         return _score(ranked, measures, level, gain, ideal, denominator)
 
     queries: list[str] = []

@@ -41,12 +41,22 @@ class Ranked:
 # ---------------------------------------------------------------- ranking
 
 
-def rank(groups: Records, qrels: dict[str, dict[str, Any]], depth: int | None, ties: str) -> Ranked:
+def rank(
+    groups: Records,
+    qrels: dict[str, dict[str, Any]],
+    depth: int | None,
+    ties: str,
+    score_precision: str = "float32",
+) -> Ranked:
     """Order each query's documents by score, highest first, and look up their grades.
 
     ``ties="docno_descending"``: equal scores are ordered by docno, descending,
-    as text (trec_eval); ``"input_order"``: as they come. Only the first
-    ``depth`` ranks are kept (all for None). Every query must be in ``qrels``.
+    as text (trec_eval); ``"input_order"``: as they come. ``score_precision``:
+    ``"float32"`` compares the scores as trec_eval stores them, in a 32-bit
+    float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that 0.123456789
+    and 0.123456788 are tied; ``"float64"`` compares them as read. Only the
+    first ``depth`` ranks are kept (all for None). Every query must be in
+    ``qrels``.
     """
     n = len(groups)
     lengths = groups.lengths
@@ -57,7 +67,12 @@ def rank(groups: Records, qrels: dict[str, dict[str, Any]], depth: int | None, t
     per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
     found = np.fromiter(map(dict.get, per_record, groups.docnos, repeat(_NAN)), dtype=np.float64, count=total)
     longest = int(lengths.max()) if n else 0
-    scores = _padded(groups.values, lengths, longest, -np.inf)
+    scores = groups.values
+    if score_precision == "float32":
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float is ±inf, in C as here
+            scores = scores.astype(np.float32).astype(np.float64)
+    # Padding is NaN, which sorts after every score (even -inf) and equals nothing.
+    scores = _padded(scores, lengths, longest, _NAN)
     found = _padded(found, lengths, longest, _NAN)
     order = np.argsort(-scores, axis=1, kind="stable" if ties == "input_order" else None)
     if ties == "docno_descending" and longest > 1:
@@ -96,7 +111,7 @@ def _padded(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) -> n
 def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:
     """Re-sort, in place, the rows of ``order`` with equal scores: by score, then docno descending."""
     ordered = np.take_along_axis(scores, order, axis=1)
-    tied = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > -np.inf)).any(axis=1)
+    tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)  # NaN padding equals nothing
     rows = np.flatnonzero(tied)
     if rows.size == 0:
         return

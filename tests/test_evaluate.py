@@ -382,3 +382,10 @@ def test_value_errors_name_metric_and_query(small):
     with pytest.raises(ValueError, match=r"query 'q9' was not evaluated"):
         small.value("map", "q9")
     assert len(small) == 3 and repr(small) == "<Evaluation: 3 queries, metrics ['map', 'num_ret']>"
+
+
+@pytest.mark.parametrize("name", ["p@²", "ndcg@٣", "P_٣", "ndcg_cut_²", "ndcg@ 5", "map@-1", "p@1.5"])
+def test_cutoffs_are_ascii_digits(name):
+    # "²".isdigit() is True and int("٣") is 3: only 0-9 make a cutoff, anything else is named.
+    with pytest.raises(ValueError, match=r"(cutoff in|unknown metric) '"):
+        rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, name)
