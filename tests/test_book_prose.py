@@ -1,7 +1,7 @@
 """Guard: a computed result in a chapter's prose must be glued from code, not typed.
 
 The book's rule is that every result number in a markdown cell comes from a code
-cell through myst-nb glue ({glue:text}`ch05_ndcg:.3f`), so the text cannot drift
+cell through myst-nb glue ({glue:text}`dcg_ndcg_ndcg:.3f`), so the text cannot drift
 from the code. A decimal with three or more digits after the point (0.9098, 5.361)
 is always such a result: problem data, grades, cutoffs and the numbers a source
 document prints have at most two. This test fails when one is typed by hand in a
@@ -26,7 +26,7 @@ DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", re.DOTALL)
 ROLE = re.compile(r"\{[\w:.-]+\}`[^`]*`")  # {glue:text}`key:.3f`, {ref}`label`, {cite}`key`
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 INLINE_MATH = re.compile(r"(?<!\\)\$[^$\n]+?(?<!\\)\$")
-DIRECTIVE_OPTION = re.compile(r"^:[\w-]+:.*$", re.MULTILINE)  # :label: ex-ch05-1
+DIRECTIVE_OPTION = re.compile(r"^:[\w-]+:.*$", re.MULTILINE)  # :label: ex-dcg_ndcg-1
 # ASCII-only boundaries, because a Korean particle may follow a number directly ("5.361은").
 LONG_DECIMAL = re.compile(r"(?<![0-9A-Za-z_.])\d+\.\d{3,}(?![0-9A-Za-z_]|\.\d)")
 
@@ -69,7 +69,7 @@ def test_guard_finds_typed_results():
 
 
 def test_guard_skips_glue_math_code_and_short_numbers():
-    text = """nDCG는 {glue:text}`ch05_ndcg:.3f`이고 글의 값은 0.88, 할인표는 1.6입니다.
+    text = """nDCG는 {glue:text}`dcg_ndcg_ndcg:.3f`이고 글의 값은 0.88, 할인표는 1.6입니다.
 수식 $\\log_2 3 \\approx 1.585$와 코드 `round(0.9098, 2)`, 역할 {ref}`fig-1.234`.
 $$
 2.3219
@@ -78,7 +78,7 @@ $$
 0.8855
 ```
 ```{exercise} 제목 0.25
-:label: ex-ch99-1.005
+:label: ex-example-1.005
 본문 1.5
 ```
 """
@@ -86,4 +86,4 @@ $$
 
 
 def test_guard_reads_exercise_bodies():
-    assert typed_results("```{exercise} 문제\n:label: ex-ch99-1\n\n정답은 0.7519입니다.\n```") == ["0.7519"]
+    assert typed_results("```{exercise} 문제\n:label: ex-example-1\n\n정답은 0.7519입니다.\n```") == ["0.7519"]
