@@ -78,7 +78,7 @@ $$
 0.8855
 ```
 ```{exercise} 제목 0.25
-:label: ex-example-1.005
+:label: ex-demo-1.005
 본문 1.5
 ```
 """
@@ -86,4 +86,4 @@ $$
 
 
 def test_guard_reads_exercise_bodies():
-    assert typed_results("```{exercise} 문제\n:label: ex-example-1\n\n정답은 0.7519입니다.\n```") == ["0.7519"]
+    assert typed_results("```{exercise} 문제\n:label: ex-demo-1\n\n정답은 0.7519입니다.\n```") == ["0.7519"]
