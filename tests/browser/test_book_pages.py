@@ -7,17 +7,12 @@ aspect, so a failure names the page and what went wrong there.
 from __future__ import annotations
 
 import pytest
-from bookbrowser import DESKTOP, PAGES, load, page_id, set_viewport
-
-per_page = pytest.mark.parametrize("page", PAGES, ids=page_id)
 
 
-@per_page
 def test_no_console_errors(page, page_report):
     assert page_report(page)["consoleErrors"] == []
 
 
-@per_page
 def test_no_failed_or_external_requests(page, page_report):
     """Everything loads from the book itself: the book must work without a network."""
     report = page_report(page)
@@ -25,13 +20,11 @@ def test_no_failed_or_external_requests(page, page_report):
     assert report["externalRequests"] == []
 
 
-@per_page
 def test_every_image_loaded(page, page_report):
     broken = [img["src"] for img in page_report(page)["images"] if not img["ok"]]
     assert broken == []
 
 
-@per_page
 def test_math_typeset_by_local_mathjax(page, page_report, base_url):
     report = page_report(page)
     assert report["mathErrors"] == [], "MathJax could not typeset these formulas"
@@ -42,7 +35,6 @@ def test_math_typeset_by_local_mathjax(page, page_report, base_url):
         assert report["mathjaxSrc"] and all(src.startswith(base_url) for src in report["mathjaxSrc"])
 
 
-@per_page
 def test_dropdowns_open_on_click(page, page_report):
     dropdowns = page_report(page)["dropdowns"]
     open_at_start = [d["title"] for d in dropdowns if not d["hiddenBefore"]]
@@ -53,9 +45,9 @@ def test_dropdowns_open_on_click(page, page_report):
     assert not_closed == [], "a second click did not close these"
 
 
-def test_the_book_has_math_solutions_and_images(page_report):
+def test_the_book_has_math_solutions_and_images(page_report, pages):
     """The per-page checks above must have had something to check."""
-    reports = [page_report(p) for p in PAGES]
+    reports = [page_report(p) for p in pages]
     assert sum(r["mathNodes"] for r in reports) > 0
     assert sum(len(r["images"]) for r in reports) > 0
     solutions = sum("solution" in d["kind"] for r in reports for d in r["dropdowns"])
@@ -63,12 +55,11 @@ def test_the_book_has_math_solutions_and_images(page_report):
         pytest.skip("no exercise solution in the book yet")
 
 
-def test_dark_mode_toggle(driver, base_url):
+def test_dark_mode_toggle(driver, open_page, pages):
     """The header button switches the page to the dark theme and back."""
     from selenium.webdriver.common.by import By
 
-    set_viewport(driver, DESKTOP)
-    load(driver, f"{base_url}{PAGES[min(1, len(PAGES) - 1)]}.html")
+    open_page(f"{pages[min(1, len(pages) - 1)]}.html")
     theme = "return [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]"
     try:
         before, background_before = driver.execute_script(theme)

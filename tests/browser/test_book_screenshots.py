@@ -10,9 +10,9 @@ from __future__ import annotations
 import base64
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
-from bookbrowser import DESKTOP, PAGES, PHONE, SCREENSHOTS, load, page_id, set_viewport
 
 TILE = 8000  # px per image file; long pages become numbered tiles
 
@@ -28,13 +28,13 @@ def korean_font_installed() -> bool:
 
 
 @pytest.mark.parametrize("width_name", ["desktop", "phone"])
-@pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_screenshot_and_no_sideways_scroll(page, width_name, driver, base_url):
+def test_screenshot_and_no_sideways_scroll(
+    page, width_name, driver, open_page, set_viewport, viewports, screenshots_dir
+):
     if not korean_font_installed():
         pytest.skip("no Korean font for Chromium: Hangul would be boxes; apt-get install fonts-nanum")
-    size = DESKTOP if width_name == "desktop" else PHONE
-    set_viewport(driver, size)
-    load(driver, f"{base_url}{page}.html")
+    size = viewports[width_name]
+    open_page(f"{page}.html", width_name)
     try:
         height, overflow = driver.execute_script(
             """
@@ -60,16 +60,16 @@ def test_screenshot_and_no_sideways_scroll(page, width_name, driver, base_url):
         )
         time.sleep(0.3)
         height = driver.execute_script("return document.documentElement.scrollHeight")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        name = f"{page_id(page)}-{width_name}"
-        for old in SCREENSHOTS.glob(f"{name}*.png"):
+        screenshots_dir.mkdir(parents=True, exist_ok=True)
+        name = f"{Path(page).name}-{width_name}"
+        for old in screenshots_dir.glob(f"{name}*.png"):
             old.unlink()
         tiles = range(0, height, TILE)
         for n, top in enumerate(tiles, start=1):
             clip = {"x": 0, "y": top, "width": size[0], "height": min(TILE, height - top), "scale": 1}
             shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "clip": clip})
             suffix = f"-{n}" if len(tiles) > 1 else ""
-            (SCREENSHOTS / f"{name}{suffix}.png").write_bytes(base64.b64decode(shot["data"]))
+            (screenshots_dir / f"{name}{suffix}.png").write_bytes(base64.b64decode(shot["data"]))
     finally:
-        set_viewport(driver, DESKTOP)
+        set_viewport("desktop")
     assert overflow == [], f"the page scrolls sideways at {size[0]} px because of {overflow}"

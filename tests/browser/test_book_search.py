@@ -7,15 +7,10 @@ search page (Sphinx's searchtools.js with the generated language_data.js).
 from __future__ import annotations
 
 import re
-import sys
 import time
 import urllib.parse
 
 import pytest
-from bookbrowser import BOOK_ROOT, DESKTOP, PAGES, load, set_viewport
-
-sys.path.insert(0, str(BOOK_ROOT / "book" / "_ext"))
-import korean_search
 
 # term -> the chapter that defines it (the planned file names of _toc.yml)
 DEFINED_IN = {
@@ -42,21 +37,20 @@ const start = Date.now();
 """
 
 
-def search(driver, base_url: str, query: str) -> list[str]:
+def search(driver, open_page, query: str) -> list[str]:
     """Run the book's search page for query; the result links as page paths, best first."""
-    set_viewport(driver, DESKTOP)
-    load(driver, f"{base_url}search.html?q={urllib.parse.quote(query)}")
+    open_page(f"search.html?q={urllib.parse.quote(query)}")
     hrefs = driver.execute_async_script(RESULTS_JS)
     assert hrefs is not None, f"search for {query!r} never finished"
     return [re.sub(r"\.html.*$", "", h) for h in hrefs]
 
 
 @pytest.mark.parametrize("term", DEFINED_IN)
-def test_term_finds_its_defining_chapter_first(term, driver, base_url, book_html):
+def test_term_finds_its_defining_chapter_first(term, driver, open_page, pages, book_html):
     expected = DEFINED_IN[term]
-    if expected not in PAGES or not (book_html / f"{expected}.html").exists():
+    if expected not in pages or not (book_html / f"{expected}.html").exists():
         pytest.skip(f"{expected}.ipynb is not in the built book yet")
-    results = search(driver, base_url, term)
+    results = search(driver, open_page, term)
     assert results, f"no result for {term!r}"
     assert results[0] == expected, f"{term!r}: {results}"
 
@@ -64,11 +58,11 @@ def test_term_finds_its_defining_chapter_first(term, driver, base_url, book_html
 @pytest.mark.parametrize(
     ("query", "term"), [("정밀도는", "정밀도"), ("재현율을", "재현율"), ("nDCG를", "nDCG")]
 )
-def test_term_with_a_particle_still_finds_the_chapter(query, term, driver, base_url, book_html):
+def test_term_with_a_particle_still_finds_the_chapter(query, term, driver, open_page, pages, book_html):
     expected = DEFINED_IN[term]
-    if expected not in PAGES or not (book_html / f"{expected}.html").exists():
+    if expected not in pages or not (book_html / f"{expected}.html").exists():
         pytest.skip(f"{expected}.ipynb is not in the built book yet")
-    assert expected in search(driver, base_url, query)
+    assert expected in search(driver, open_page, query)
 
 
 QUERIES = [
@@ -83,10 +77,9 @@ QUERIES = [
 ]
 
 
-def test_javascript_reads_queries_like_python(driver, base_url):
+def test_javascript_reads_queries_like_python(driver, open_page, korean_search):
     """The search page splits and stems a query exactly as korean_search.query_words does."""
-    set_viewport(driver, DESKTOP)
-    load(driver, f"{base_url}search.html")
+    open_page("search.html")
     js = driver.execute_script(
         """
         const stemmer = new Stemmer();
@@ -100,13 +93,12 @@ def test_javascript_reads_queries_like_python(driver, base_url):
     assert js == [korean_search.query_words(q) for q in QUERIES]
 
 
-def test_search_box_speaks_korean_and_searches(driver, base_url):
+def test_search_box_speaks_korean_and_searches(driver, open_page, pages):
     """The header search field has Korean text; typing a term and Enter shows results."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    set_viewport(driver, DESKTOP)
-    load(driver, f"{base_url}{PAGES[0]}.html")
+    open_page(f"{pages[0]}.html")
     driver.find_element(By.CSS_SELECTOR, "button.search-button__button").click()
     box = driver.find_element(By.CSS_SELECTOR, "#pst-search-dialog input[name=q]")
     deadline = time.monotonic() + 5

@@ -15,8 +15,6 @@ import re
 from pathlib import Path
 
 import nbformat
-import pytest
-from book_files import NOTEBOOKS
 
 CODE_FENCE = re.compile(r"^(`{3,}|~{3,})(?P<info>[^\n]*)\n.*?^\1[ \t]*$", re.DOTALL | re.MULTILINE)
 FENCE_MARKER = re.compile(
@@ -58,9 +56,8 @@ def problems(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_no_computed_number_typed_in_prose(path):
-    assert problems(path) == []
+def test_no_computed_number_typed_in_prose(notebook):
+    assert problems(notebook) == []
 
 
 def test_guard_finds_typed_results():

@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
-import pytest
-from book_files import NOTEBOOKS
 
 
 def problems(path: Path) -> list[str]:
@@ -33,13 +31,12 @@ def problems(path: Path) -> list[str]:
     return found
 
 
-def test_book_has_notebooks():
-    assert NOTEBOOKS, "no chapter notebooks found under book/"
+def test_book_has_notebooks(notebooks):
+    assert notebooks, "no chapter notebooks found under book/"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_fully_executed(path):
-    assert problems(path) == []
+def test_notebook_fully_executed(notebook):
+    assert problems(notebook) == []
 
 
 def test_guard_catches_an_unrun_cell(tmp_path):

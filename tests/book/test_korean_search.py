@@ -7,27 +7,22 @@ generated JavaScript on the real search page.
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "book" / "_ext"))
-import korean_search as ks
 
-
-def test_words_split_hangul_from_latin_and_digits():
-    assert ks.words("nDCG를 구하면 0.91이다. Precision@K와 MRR!") == [
+def test_words_split_hangul_from_latin_and_digits(korean_search):
+    assert korean_search.words("nDCG를 구하면 0.91이다. Precision@K와 MRR!") == [
         "nDCG", "를", "구하면", "0", "91", "이다", "Precision", "K", "와", "MRR",
     ]  # fmt: skip
 
 
-def test_index_holds_the_word_its_stems_and_its_two_syllable_pieces():
+def test_index_holds_the_word_its_stems_and_its_two_syllable_pieces(korean_search):
     # 정밀도는 -> 정밀도 (는 stripped) -> 정밀 (도 stripped, harmless extra); 2-grams 정밀 밀도 도는
-    assert ks.index_tokens("정밀도는") == ["정밀도는", "정밀도", "정밀", "밀도", "도는"]
+    assert korean_search.index_tokens("정밀도는") == ["정밀도는", "정밀도", "정밀", "밀도", "도는"]
 
 
 @pytest.mark.parametrize(
@@ -46,14 +41,14 @@ def test_index_holds_the_word_its_stems_and_its_two_syllable_pieces():
         ("할인율", "할인"),  # inside a compound, through the 2-grams
     ],
 )
-def test_a_term_is_indexed_whatever_follows_it(written, bare):
-    assert bare in ks.index_tokens(written)
+def test_a_term_is_indexed_whatever_follows_it(korean_search, written, bare):
+    assert bare in korean_search.index_tokens(written)
 
 
-def test_a_long_term_inside_a_compound_is_left_to_the_substring_match():
+def test_a_long_term_inside_a_compound_is_left_to_the_substring_match(korean_search):
     # searchtools.js looks a 3+ character query up inside every index word ("partial match")
-    assert "평균정밀도" in ks.index_tokens("평균정밀도는")
-    assert "정밀도" not in ks.index_tokens("평균정밀도는")
+    assert "평균정밀도" in korean_search.index_tokens("평균정밀도는")
+    assert "정밀도" not in korean_search.index_tokens("평균정밀도는")
 
 
 @pytest.mark.parametrize(
@@ -73,35 +68,45 @@ def test_a_long_term_inside_a_compound_is_left_to_the_substring_match():
         ("값이 0.5", ["값이"]),  # digits alone are dropped, as searchtools.js does
     ],
 )
-def test_queries_are_stripped_cautiously(query, looked_up):
-    assert ks.query_words(query) == looked_up
+def test_queries_are_stripped_cautiously(korean_search, query, looked_up):
+    assert korean_search.query_words(query) == looked_up
 
 
 SYLLABLES = st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3)
-PARTICLES = st.sampled_from(["", *ks.SAFE_SUFFIXES, *ks.AMBIGUOUS_SUFFIXES, "들", "들을", "들에서는"])
 
 
-@given(noun=st.text(SYLLABLES, min_size=1, max_size=6), particle=PARTICLES)
-def test_what_a_query_looks_up_is_always_in_the_index(noun, particle):
-    written = noun + particle
-    assert ks.query_stem(written) in ks.index_tokens(written)
-    assert noun in ks.index_tokens(written)
+@given(noun=st.text(SYLLABLES, min_size=1, max_size=6), data=st.data())
+def test_what_a_query_looks_up_is_always_in_the_index(korean_search, noun, data):
+    particles = [
+        "",
+        *korean_search.SAFE_SUFFIXES,
+        *korean_search.AMBIGUOUS_SUFFIXES,
+        "들",
+        "들을",
+        "들에서는",
+    ]
+    written = noun + data.draw(st.sampled_from(particles), label="particle")
+    assert korean_search.query_stem(written) in korean_search.index_tokens(written)
+    assert noun in korean_search.index_tokens(written)
 
 
-def test_javascript_rules_are_the_python_rules():
-    assert f"var KO_QUERY_RULES = {json.dumps(ks.QUERY_RULES, ensure_ascii=False)};" in ks.JS_STEMMER
-    assert "function splitQuery(query)" in ks.JS_SPLITTER
-    assert "var PorterStemmer = function()" in ks.JS_STEMMER
+def test_javascript_rules_are_the_python_rules(korean_search):
+    assert (
+        f"var KO_QUERY_RULES = {json.dumps(korean_search.QUERY_RULES, ensure_ascii=False)};"
+        in korean_search.JS_STEMMER
+    )
+    assert "function splitQuery(query)" in korean_search.JS_SPLITTER
+    assert "var PorterStemmer = function()" in korean_search.JS_STEMMER
 
 
-def test_definition_words_become_entries_for_the_first_defining_page(tmp_path):
+def test_definition_words_become_entries_for_the_first_defining_page(tmp_path, extensions_dir):
     """A tiny Sphinx project: 'b' is read first (toctree order) so it owns 정밀도."""
     from sphinx.application import Sphinx
 
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(Path(ks.__file__).parent)!r})\n"
+        f"import sys\nsys.path.insert(0, {str(extensions_dir)!r})\n"
         "extensions = ['sphinx_proof', 'korean_search']\nlanguage = 'ko'\n",
         encoding="utf-8",
     )
@@ -138,13 +143,14 @@ def test_definition_words_become_entries_for_the_first_defining_page(tmp_path):
     assert "정밀도" not in (out / "genindex.html").read_text(encoding="utf-8")  # search only
 
 
-def test_theme_text_is_korean(tmp_path):
+def test_theme_text_is_korean(tmp_path, extensions_dir):
     """A tiny build with book/_ext/korean_theme_text.py: the theme's own labels come out in Korean."""
     from sphinx.application import Sphinx
 
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(extensions_dir)!r})\n"
         "extensions = ['korean_theme_text']\nlanguage = 'ko'\nhtml_theme = 'sphinx_book_theme'\n"
         "copyright = '2026'\n",
         encoding="utf-8",
