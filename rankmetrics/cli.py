@@ -19,17 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
-from .dcg import dcg, ndcg
-from .explain import explain
-from .rank_based import (
+from .metrics.dcg import dcg, ndcg
+from .teaching.explain import explain
+from .metrics.rank_based import (
     average_precision,
     mean_average_precision,
     mean_rank,
     mean_reciprocal_rank,
     reciprocal_rank,
 )
-from .rating import mae, mse, rmse
-from .set_based import f1, hit_rate, precision, recall
+from .metrics.rating import mae, mse, rmse
+from .metrics.set_based import f1, hit_rate, precision, recall
 
 PROG = "rankmetrics"
 
@@ -558,7 +558,7 @@ def _run_rating(metric: Metric, args: argparse.Namespace) -> str:
 
 
 def _run_worksheet(args: argparse.Namespace) -> str:
-    from .worksheet import make_worksheet
+    from .teaching.worksheet import make_worksheet
 
     metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
     sheet = make_worksheet(

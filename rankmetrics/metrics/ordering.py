@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _check_finite, _to_float_array, check_grades
+from .._validation import _check_finite, _to_float_array, check_grades
 
 
 def order_by_score(grades: Any, scores: Any) -> np.ndarray:

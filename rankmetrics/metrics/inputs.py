@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from ._conventions import IDEAL_SOURCES, is_relevant
+from .. import _validation as v
+from .conventions import IDEAL_SOURCES, is_relevant
 
 
 @dataclass(frozen=True)

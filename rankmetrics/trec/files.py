@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
+from .. import _validation as v
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 

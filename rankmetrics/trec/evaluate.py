@@ -2,8 +2,11 @@
 
 :func:`evaluate` turns judgements and a run (TREC files or dicts) into one
 padded grade array per metric family and hands it to the package's batch
-metrics, so every formula still lives in exactly one place. Reading, grouping
-by query and ranking are done by :mod:`rankmetrics.streaming`, a group of
+metrics through each registered metric's ``evaluate`` hook
+(:mod:`rankmetrics.registry`), so every formula still lives in exactly one
+place. Reading, grouping
+by query and ranking are done by :mod:`rankmetrics.trec.files` and
+:mod:`rankmetrics.trec.ranking`, a group of
 queries at a time when ``chunk_queries`` is given, so that a run file of ten
 million lines is scored in bounded memory by the very same code.
 """
@@ -21,117 +24,158 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from . import streaming, trec
-from ._conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
-from .dcg import _ndcg_rows
-from .rank_based import average_precision, reciprocal_rank
-from .set_based import f1, hit_rate, precision, r_precision, recall
+from .. import _validation as v
+from . import files, ranking
+from .. import metrics  # noqa: F401  (the metrics register themselves first)
+from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
+from ..registry import METRICS, Columns, Metric, register
 
 TIES = ("docno_descending", "input_order")
 SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
 
-# Counts are summed over queries in the summary (trec_eval's "all" line), not averaged.
-COUNTS = ("num_ret", "num_rel", "num_rel_ret")
-
 # trec_eval floors each AP at this value before taking the geometric mean (gm_map).
 _GM_FLOOR = 0.00001
 
-# Human names (with an optional @k) and the families they mean.
-_HUMAN = {
-    "ndcg": "ndcg",
-    "p": "precision",
-    "precision": "precision",
-    "r": "recall",
-    "recall": "recall",
-    "f1": "f1",
-    "map": "ap",
-    "ap": "ap",
-    "mrr": "rr",
-    "rr": "rr",
-    "hr": "hit_rate",
-    "hit_rate": "hit_rate",
-    "success": "hit_rate",
-    "r_precision": "r_precision",
-    "rprec": "r_precision",
-}
-# trec_eval's names with a cutoff suffix, e.g. P_5, ndcg_cut_10.
-_TREC_CUT = {"p": "precision", "recall": "recall", "ndcg_cut": "ndcg", "map_cut": "ap", "success": "hit_rate"}
-# trec_eval's names without a cutoff.
-_TREC_PLAIN = {
-    "map": "ap",
-    "ndcg": "ndcg",
-    "recip_rank": "rr",
-    "rprec": "r_precision",
-    "gm_map": "gm_map",
-    "num_ret": "num_ret",
-    "num_rel": "num_rel",
-    "num_rel_ret": "num_rel_ret",
-}
-_NEEDS_CUTOFF = {"precision", "recall", "f1", "hit_rate"}
-_NO_CUTOFF = {"r_precision", "gm_map", *COUNTS}
-_TREC_CUT_PATTERN = re.compile(r"^(p|recall|ndcg_cut|map_cut|success)_([0-9]+)$", re.IGNORECASE)
+# Measures that exist only over many queries: trec_eval's counts and gm_map.
+register(
+    Metric(
+        "num_ret",
+        None,
+        label="num_ret",
+        title="검색된 문서 수",
+        inputs="trec",
+        cutoff="none",
+        trec_name="num_ret",
+        summary="sum",
+        count=True,
+        reads_ranking=False,
+        evaluate=lambda c, k: c.n_retrieved.astype(float),
+    )
+)
+register(
+    Metric(
+        "num_rel",
+        None,
+        label="num_rel",
+        title="판정된 관련 문서 수",
+        inputs="trec",
+        cutoff="none",
+        trec_name="num_rel",
+        summary="sum",
+        count=True,
+        reads_ranking=False,
+        evaluate=lambda c, k: c.n_relevant,
+    )
+)
+register(
+    Metric(
+        "num_rel_ret",
+        None,
+        label="num_rel_ret",
+        title="검색된 관련 문서 수",
+        inputs="trec",
+        cutoff="none",
+        trec_name="num_rel_ret",
+        summary="sum",
+        count=True,
+        evaluate=lambda c, k: c.binary.sum(axis=1),
+    )
+)
+register(
+    Metric(
+        "gm_map",
+        None,
+        label="GM-MAP",
+        title="AP의 기하평균 (AP는 0.00001 아래로 내리지 않음)",
+        inputs="trec",
+        cutoff="none",
+        trec_name="gm_map",
+        summary="geometric",
+        evaluate=METRICS["average_precision"].evaluate,
+    )
+)
+
 _CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
 
-KNOWN_METRICS = (
-    "ndcg, ndcg@k, p@k, recall@k, f1@k, map, map@k, mrr, mrr@k, hit_rate@k, r_precision "
-    "(also precision@k, r@k, ap, rr, hr@k, success@k, rprec); trec_eval's ndcg_cut_k, P_k, "
-    "recall_k, map_cut_k, success_k, map, gm_map, ndcg, recip_rank, Rprec, num_ret, num_rel, num_rel_ret"
-)
+
+def _evaluated() -> list[Metric]:
+    return [m for m in METRICS.values() if m.evaluate is not None]
+
+
+def known_metrics() -> str:
+    """The names :func:`evaluate` accepts, for messages and documentation."""
+    human, trec = [], []
+    for m in _evaluated():
+        for name in m.names:
+            human.append(f"{name}@k" if m.cutoff == "required" else name)
+            if m.cutoff == "optional":
+                human.append(f"{name}@k")
+        if m.trec_name:
+            trec.append(m.trec_name)
+        if m.trec_cutoff_name:
+            trec.append(f"{m.trec_cutoff_name}_k")
+    return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One requested metric: the name as written, the family it belongs to, and its cutoff."""
+    """One requested metric: the name as written, the registered metric, and its cutoff."""
 
     name: str
-    family: str
+    metric: Metric
     k: int | None
 
     @property
+    def family(self) -> str:
+        return self.metric.name
+
+    @property
     def needs_whole_list(self) -> bool:
-        # num_ret and num_rel come from counts, not from the ranked list; every
-        # other metric without a cutoff (R-precision too) reads the whole list.
-        return self.k is None and self.family not in ("num_ret", "num_rel")
+        # Without a cutoff a metric reads the whole ranked list, unless it comes from counts.
+        return self.k is None and self.metric.reads_ranking
 
 
 def parse_metric(name: Any) -> Measure:
-    """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``).
+    """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``), from the registry.
 
     Examples
     --------
     >>> parse_metric("ndcg@10")
-    Measure(name='ndcg@10', family='ndcg', k=10)
+    Measure(name='ndcg@10', metric=ndcg, k=10)
     >>> parse_metric("P_5")
-    Measure(name='P_5', family='precision', k=5)
+    Measure(name='P_5', metric=precision, k=5)
     >>> parse_metric("Rprec")
-    Measure(name='Rprec', family='r_precision', k=None)
+    Measure(name='Rprec', metric=r_precision, k=None)
     """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a metric name must be a non-empty string; got {v._show(name)}")
     text = name.strip()
     lower = text.lower()
+    metrics = _evaluated()
     if "@" in lower:
         base, _, cut = lower.partition("@")
-        family = _HUMAN.get(base)
-        if family is None or family in _NO_CUTOFF:
-            raise ValueError(f"unknown metric {name!r}; known: {KNOWN_METRICS}")
+        metric = next((m for m in metrics if base in m.names), None)
+        if metric is None or metric.cutoff == "none":
+            raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
         if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
             raise ValueError(f"the cutoff in {name!r} must be a positive integer, as in {base}@10")
-        return Measure(text, family, int(cut))
-    match = _TREC_CUT_PATTERN.match(lower)
-    if match:
-        k = int(match.group(2))
-        if k < 1:
-            raise ValueError(f"the cutoff in {name!r} must be a positive integer")
-        return Measure(text, _TREC_CUT[match.group(1)], k)
-    family = _TREC_PLAIN.get(lower) or _HUMAN.get(lower)
-    if family is None:
-        raise ValueError(f"unknown metric {name!r}; known: {KNOWN_METRICS}")
-    if family in _NEEDS_CUTOFF:
-        raise ValueError(f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. P_10)")
-    return Measure(text, family, None)
+        return Measure(text, metric, int(cut))
+    prefix, _, cut = lower.rpartition("_")
+    if prefix and _CUTOFF.fullmatch(cut):
+        metric = next((m for m in metrics if (m.trec_cutoff_name or "").lower() == prefix), None)
+        if metric is not None:
+            if int(cut) < 1:
+                raise ValueError(f"the cutoff in {name!r} must be a positive integer")
+            return Measure(text, metric, int(cut))
+    metric = next((m for m in metrics if (m.trec_name or "").lower() == lower), None)
+    metric = metric or next((m for m in metrics if lower in m.names), None)
+    if metric is None:
+        raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+    if metric.cutoff == "required":
+        example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
+        raise ValueError(f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})")
+    return Measure(text, metric, None)
 
 
 def parse_metrics(metrics: Any) -> list[Measure]:
@@ -279,7 +323,7 @@ class Evaluation:
 
 
 def _is_count(metric: str) -> bool:
-    return metric.lower() in COUNTS
+    return parse_metric(metric).metric.count
 
 
 def _plain(metric: str, value: Any) -> int | float:
@@ -421,7 +465,7 @@ def evaluate(
     missing = v.check_choice(missing, "missing", MISSING)
     ties = v.check_choice(ties, "ties", TIES)
     score_precision = v.check_choice(score_precision, "score_precision", SCORE_PRECISIONS)
-    fractional_grades = v.check_choice(fractional_grades, "fractional_grades", trec.FRACTIONAL_GRADES)
+    fractional_grades = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
     gain = v.check_gain(gain, GAINS)
     ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
     denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
@@ -440,21 +484,21 @@ def evaluate(
         "denominator": denominator,
         "fractional_grades": fractional_grades,
     }
-    qrels = trec.judgements(qrels, fractional_grades)
+    qrels = files.judgements(qrels, fractional_grades)
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
     if chunk_queries is not None:
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
 
-    def score(groups: trec.Records) -> dict[str, np.ndarray]:
-        ranked = streaming.rank(groups, qrels, depth, ties, score_precision)
+    def score(groups: files.Records) -> dict[str, np.ndarray]:
+        ranked = ranking.rank(groups, qrels, depth, ties, score_precision)
         return _score(ranked, measures, level, gain, ideal, denominator)
 
     queries: list[str] = []
     parts: list[dict[str, np.ndarray]] = []
     in_run: set[str] = set()
     unjudged: set[str] = set()
-    for groups in trec.run_records(run, chunk_queries):
+    for groups in files.run_records(run, chunk_queries):
         in_run.update(groups.qids)
         keep = [i for i, qid in enumerate(groups.qids) if qid in qrels]
         unjudged.update(qid for qid in groups.qids if qid not in qrels)
@@ -465,7 +509,7 @@ def evaluate(
     absent = sorted(qid for qid in qrels if qid not in in_run)
     if absent and missing == "zero":
         queries.extend(absent)
-        parts.append(score(trec.Records.empty(absent)))
+        parts.append(score(files.Records.empty(absent)))
     if not queries:
         raise ValueError(
             "no query is both judged and in the run: the qrels judge "
@@ -505,70 +549,31 @@ def _list(ids: Sequence[str], shown: int = 10) -> str:
 
 
 def _score(
-    ranked: streaming.Ranked,
+    ranked: ranking.Ranked,
     measures: list[Measure],
     level: float,
     gain: str,
     ideal: str,
     denominator: str,
 ) -> dict[str, np.ndarray]:
-    """Every metric for a group of ranked queries: one value per query."""
-    relevant = ranked.judged & (ranked.grades >= level)
-    binary = relevant.astype(float)
-    n_relevant = np.count_nonzero(ranked.judged_grades >= level, axis=1).astype(float)
-    graded = np.clip(ranked.grades, 0.0, None)  # nDCG: raw grades, a negative one earns nothing
+    """Every metric for a group of ranked queries: one value per query, by the metric's own hook."""
     uses_ndcg = any(m.family == "ndcg" for m in measures)
-    # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
-    best = np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and ideal == "judged" else None
-    return {
-        m.name: _compute(m, binary, graded, best, n_relevant, ranked.n_retrieved, gain, denominator)
-        for m in measures
-    }
-
-
-def _compute(
-    m: Measure,
-    binary: np.ndarray,
-    graded: np.ndarray,
-    best: np.ndarray | None,
-    n_relevant: np.ndarray,
-    n_retrieved: np.ndarray,
-    gain: str,
-    denominator: str,
-) -> np.ndarray:
-    family, k = m.family, m.k
-    if family == "ndcg":
-        if best is None:  # ideal from the retrieved documents only
-            return _ndcg_rows(graded, k, graded, gain)
-        # Plain "ndcg" (k is None) cuts neither side: trec_eval's uncut ndcg.
-        return _ndcg_rows(graded, k, best, gain)
-    if family == "precision":
-        return precision(binary, k)
-    if family == "recall":
-        return recall(binary, k, n_relevant=n_relevant)
-    if family == "f1":
-        return f1(binary, k, n_relevant=n_relevant)
-    if family in ("ap", "gm_map"):
-        rule = "all_relevant" if k is None and denominator == "min_k_relevant" else denominator
-        return average_precision(binary, k, n_relevant=n_relevant, denominator=rule)
-    if family == "rr":
-        return reciprocal_rank(binary, k)
-    if family == "hit_rate":
-        return hit_rate(binary, k)
-    if family == "r_precision":
-        return r_precision(binary, n_relevant=n_relevant)
-    if family == "num_ret":
-        return n_retrieved.astype(float)
-    if family == "num_rel":
-        return n_relevant
-    if family == "num_rel_ret":
-        return binary.sum(axis=1)
-    raise AssertionError(f"unhandled family {family!r}")
+    columns = Columns(
+        binary=(ranked.judged & (ranked.grades >= level)).astype(float),
+        graded=np.clip(ranked.grades, 0.0, None),  # nDCG: raw grades, a negative one earns nothing
+        # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
+        best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and ideal == "judged" else None,
+        n_relevant=np.count_nonzero(ranked.judged_grades >= level, axis=1).astype(float),
+        n_retrieved=ranked.n_retrieved,
+        gain=gain,
+        denominator=denominator,
+    )
+    return {m.name: m.metric.evaluate(columns, m.k) for m in measures}
 
 
 def _summarise(m: Measure, values: np.ndarray) -> float:
-    if m.family in COUNTS:
+    if m.metric.summary == "sum":
         return float(values.sum())
-    if m.family == "gm_map":
+    if m.metric.summary == "geometric":
         return float(np.exp(np.mean(np.log(np.maximum(values, _GM_FLOOR)))))
     return float(values.mean())

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .trec import Records
+from .files import Records
 
 _NAN = float("nan")
 

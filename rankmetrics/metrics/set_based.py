@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from ._conventions import cutoff, is_relevant
-from ._queries import prepare
+from .. import _validation as v
+from ..registry import Metric, register
+from .conventions import cutoff, is_relevant
+from .inputs import prepare
 
 
 def _hits(x: Any, k: Any, relevant: Any, n_relevant: Any = None):
@@ -225,3 +226,94 @@ def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | n
     """
     queries, hits, _ = _hits(x, k, relevant)
     return queries.finish((hits > 0).astype(float))
+
+
+# ---------------------------------------------------------------- registration
+
+register(
+    Metric(
+        "precision",
+        precision,
+        label="Precision",
+        title="Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
+        cutoff="required",
+        names=("precision", "p"),
+        trec_cutoff_name="P",
+        evaluate=lambda c, k: precision(c.binary, k),
+        explain="hits",
+        command="precision",
+        examples=(
+            "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
+            "rankmetrics precision O X O X O --k 3 --explain",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "recall",
+        recall,
+        label="Recall",
+        title="Recall@k: 전체 정답 중 상위 k개에 든 비율",
+        cutoff="required",
+        names=("recall", "r"),
+        trec_cutoff_name="recall",
+        evaluate=lambda c, k: recall(c.binary, k, n_relevant=c.n_relevant),
+        explain="hits",
+        command="recall",
+        keywords=("n_relevant",),
+        examples=(
+            "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
+            "rankmetrics recall O X O X O --k 3 --n-relevant 4",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "f1",
+        f1,
+        label="F1",
+        title="F1@k: Precision@k와 Recall@k의 조화평균",
+        cutoff="required",
+        names=("f1",),
+        evaluate=lambda c, k: f1(c.binary, k, n_relevant=c.n_relevant),
+        explain="hits",
+        command="f1",
+        keywords=("n_relevant",),
+        examples=("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "hit_rate",
+        hit_rate,
+        label="Hit rate",
+        title="Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
+        cutoff="required",
+        names=("hit_rate", "hr", "success"),
+        trec_cutoff_name="success",
+        evaluate=lambda c, k: hit_rate(c.binary, k),
+        explain="hits",
+        command="hit-rate",
+        examples=(
+            "rankmetrics hit-rate 0 0 0 1 0 --k 3",
+            "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "r_precision",
+        r_precision,
+        label="R-precision",
+        title="R-precision: 상위 R개(R = 전체 정답 수) 중 정답의 비율",
+        cutoff="none",
+        names=("r_precision", "rprec"),
+        trec_name="Rprec",
+        evaluate=lambda c, k: r_precision(c.binary, n_relevant=c.n_relevant),
+        explain="hits",
+    )
+)

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from ._conventions import GAINS, cutoff, discounts, gain_shift, gain_values
-from ._queries import prepare
+from .. import _validation as v
+from ..registry import Metric, register
+from .conventions import GAINS, cutoff, discounts, gain_shift, gain_values
+from .inputs import prepare
 
 
 def _dcg_rows(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
@@ -222,3 +223,44 @@ def _pad_columns(grades: np.ndarray, width: int) -> np.ndarray:
     if grades.shape[1] == width:
         return grades
     return np.pad(grades, ((0, 0), (0, width - grades.shape[1])))
+
+
+# ---------------------------------------------------------------- registration
+
+register(
+    Metric(
+        "ndcg",
+        ndcg,
+        label="nDCG",
+        title="nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
+        names=("ndcg",),
+        trec_name="ndcg",
+        trec_cutoff_name="ndcg_cut",
+        # Plain "ndcg" cuts neither side: trec_eval's uncut ndcg. The ideal comes from every
+        # judged document (trec_eval) or, with ideal="listed", from the retrieved ones.
+        evaluate=lambda c, k: _ndcg_rows(c.graded, k, c.graded if c.best is None else c.best, c.gain),
+        explain="dcg",
+        command="ndcg",
+        keywords=("gain", "ideal"),
+        examples=(
+            "rankmetrics ndcg 3 0 3 2 0 --k 5",
+            "rankmetrics ndcg 3 0 3 2 0 --k 5 --gain exponential --ideal 3 3 2 1",
+            "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
+            "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "dcg",
+        dcg,
+        label="DCG",
+        title="DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
+        explain="dcg",
+        command="dcg",
+        keywords=("gain",),
+        examples=("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
+        worksheet=True,
+    )
+)

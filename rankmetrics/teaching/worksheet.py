@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from ._conventions import discounts
+from .. import _validation as v
+from ..metrics.conventions import discounts
 from .explain import _FUNCTIONS, Explanation, _hand, _join, _round, _width, explain
 
 __all__ = ["SHEET_METRICS", "Problem", "Worksheet", "make_worksheet"]

@@ -29,19 +29,19 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from ._conventions import GAINS, ap_denominator, cutoff, discounts, gain_values, is_relevant
-from ._queries import prepare
-from .dcg import dcg, ndcg
-from .rank_based import (
+from .. import _validation as v
+from ..metrics.conventions import GAINS, ap_denominator, cutoff, discounts, gain_values, is_relevant
+from ..metrics.inputs import prepare
+from ..metrics.dcg import dcg, ndcg
+from ..metrics.rank_based import (
     average_precision,
     mean_average_precision,
     mean_rank,
     mean_reciprocal_rank,
     reciprocal_rank,
 )
-from .rating import mae, mse, rmse
-from .set_based import f1, hit_rate, precision, r_precision, recall
+from ..metrics.rating import mae, mse, rmse
+from ..metrics.set_based import f1, hit_rate, precision, r_precision, recall
 
 __all__ = ["METRICS", "Explanation", "explain"]
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
-from ._conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
-from ._queries import prepare
+from .. import _validation as v
+from ..registry import Columns, Metric, register
+from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
+from .inputs import prepare
 
 
 def reciprocal_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -300,3 +301,96 @@ def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = 
     0.6111
     """
     return _mean_over_queries(reciprocal_rank, queries, k, {"relevant": relevant})
+
+
+# ---------------------------------------------------------------- registration
+
+
+def _evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
+    # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
+    rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
+    return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+
+
+register(
+    Metric(
+        "reciprocal_rank",
+        reciprocal_rank,
+        label="RR",
+        title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
+        names=("rr", "mrr"),
+        trec_name="recip_rank",
+        evaluate=lambda c, k: reciprocal_rank(c.binary, k),
+        explain="hits",
+        command="rr",
+        examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "mean_rank",
+        mean_rank,
+        label="MR",
+        title="MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
+        explain="hits",
+        command="mr",
+        examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "average_precision",
+        average_precision,
+        label="AP",
+        title="AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
+        names=("ap", "map"),
+        trec_name="map",
+        trec_cutoff_name="map_cut",
+        evaluate=_evaluate_ap,
+        explain="hits",
+        command="ap",
+        keywords=("n_relevant",),
+        examples=(
+            "rankmetrics ap O X O X O",
+            "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "mean_reciprocal_rank",
+        mean_reciprocal_rank,
+        label="MRR",
+        title="MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
+        inputs="queries",
+        explain="mean",
+        per_query="reciprocal_rank",
+        command="mrr",
+        examples=(
+            "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
+            "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "mean_average_precision",
+        mean_average_precision,
+        label="MAP",
+        title="MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
+        inputs="queries",
+        explain="mean",
+        per_query="average_precision",
+        command="map",
+        keywords=("n_relevant",),
+        examples=(
+            "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
+            "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
+        ),
+        worksheet=True,
+    )
+)

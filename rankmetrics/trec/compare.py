@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _validation as v
+from .. import _validation as v
 from .evaluate import Evaluation, evaluate
 
 ALTERNATIVES = ("two-sided", "greater", "less")

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_float_range, check_ratings
+from .._validation import check_float_range, check_ratings
+from ..registry import Metric, register
 
 _NAMES = "y_true, y_pred"
 
@@ -93,3 +94,25 @@ def rmse(y_true: Any, y_pred: Any) -> float:
     """
     mean, shift = _mean_squared(y_true, y_pred)
     return float(check_float_range(math.sqrt(mean), shift, _NAMES, "the root mean squared error"))
+
+
+# ---------------------------------------------------------------- registration
+
+for _function, _title, _example in (
+    (mse, "MSE: 평점 오차 제곱의 평균", "rankmetrics mse --true 5 4 3 2 1 --pred 4 5 2 1 5"),
+    (mae, "MAE: 평점 오차 절댓값의 평균", "rankmetrics mae --true 5 4 3 2 1 --pred 4 5 2 1 5"),
+    (rmse, "RMSE: MSE의 제곱근 (평점 단위)", "rankmetrics rmse --true 5 4 3 2 1 --pred 4 5 2 1 5 --explain"),
+):
+    register(
+        Metric(
+            _function.__name__,
+            _function,
+            label=_function.__name__.upper(),
+            title=_title,
+            inputs="ratings",
+            cutoff="none",
+            explain="rating",
+            command=_function.__name__,
+            examples=(_example,),
+        )
+    )
