@@ -5,11 +5,8 @@ or item ids with judgements (``metric(["A", "B"], relevant={"B"})``). One query
 gives a plain ``float``; a 2-D array of grades gives one value per row.
 """
 
-from . import metrics  # noqa: F401  (registers the metrics first, in reading order)
-from .trec.compare import Comparison, compare, holm
+from . import metrics  # noqa: F401  (importing any metric module registers them all, in reading order)
 from .metrics.dcg import dcg, ndcg
-from .trec.evaluate import Evaluation, evaluate
-from .teaching.explain import Explanation, explain
 from .metrics.ordering import order_by_score
 from .metrics.rank_based import (
     average_precision,
@@ -20,8 +17,11 @@ from .metrics.rank_based import (
 )
 from .metrics.rating import mae, mse, rmse
 from .metrics.set_based import f1, hit_rate, precision, r_precision, recall
-from .trec.files import read_qrels, read_run
+from .teaching.explain import Explanation, explain
 from .teaching.worksheet import Worksheet, make_worksheet
+from .trec.compare import Comparison, compare, holm
+from .trec.evaluate import Evaluation, evaluate
+from .trec.files import read_qrels, read_run
 
 __version__ = "0.1.0"
 

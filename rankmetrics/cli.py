@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 from .metrics.dcg import dcg, ndcg
-from .teaching.explain import explain
 from .metrics.rank_based import (
     average_precision,
     mean_average_precision,
@@ -30,6 +29,7 @@ from .metrics.rank_based import (
 )
 from .metrics.rating import mae, mse, rmse
 from .metrics.set_based import f1, hit_rate, precision, recall
+from .teaching.explain import explain
 
 PROG = "rankmetrics"
 

@@ -31,8 +31,8 @@ import numpy as np
 
 from .. import _validation as v
 from ..metrics.conventions import GAINS, ap_denominator, cutoff, discounts, gain_values, is_relevant
-from ..metrics.inputs import prepare
 from ..metrics.dcg import dcg, ndcg
+from ..metrics.inputs import prepare
 from ..metrics.rank_based import (
     average_precision,
     mean_average_precision,

@@ -25,10 +25,9 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from . import files, ranking
-from .. import metrics  # noqa: F401  (the metrics register themselves first)
 from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
 from ..registry import METRICS, Columns, Metric, register
+from . import files, ranking
 
 TIES = ("docno_descending", "input_order")
 SCORE_PRECISIONS = ("float32", "float64")
