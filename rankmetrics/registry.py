@@ -57,6 +57,9 @@ class Metric:
         queries (trec_eval's counts, ``gm_map``).
     label : str
         The short name shown in tables and worksheets (``"AP"``).
+    symbol : str
+        How the value is written in a step table's formula (``"P"`` in
+        ``P@5 = 2 ÷ 5``); the label when not given.
     title : str
         One Korean line saying what it measures (command-line help).
     inputs : {"ranking", "queries", "ratings", "trec"}
@@ -113,11 +116,14 @@ class Metric:
     examples: tuple[str, ...] = ()
     worksheet: bool = False
     reads_ranking: bool = True
+    symbol: str = ""
 
     def __repr__(self) -> str:
         return self.name
 
     def __post_init__(self) -> None:
+        if not self.symbol:
+            object.__setattr__(self, "symbol", self.label)
         for field, value, allowed in (
             ("inputs", self.inputs, INPUTS),
             ("cutoff", self.cutoff, CUTOFFS),

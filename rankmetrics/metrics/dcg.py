@@ -111,7 +111,7 @@ def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = N
     1.0616
     """
     k = v.check_k(k)
-    gain = v.check_gain(gain, GAINS)
+    gain = v.check_choice(gain, "gain", GAINS)
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
     shift = gain_shift(_row_max(top), gain)
@@ -192,7 +192,7 @@ def ndcg(
     0.9098
     """
     k = v.check_k(k)
-    gain = v.check_gain(gain, GAINS)
+    gain = v.check_choice(gain, "gain", GAINS)
     queries = prepare(x, relevant=relevant, ideal=ideal)
     return queries.finish(_ndcg_rows(queries.grades, k, queries.ideal, gain))
 

@@ -25,43 +25,17 @@ import numpy as np
 
 from .. import _validation as v
 from ..metrics.conventions import discounts
-from .explain import _FUNCTIONS, Explanation, _hand, _join, _round, _width, explain
+from ..registry import METRICS
+from ..tables import html_table, text_table
+from .explain import Explanation, explain
+from .explain.steps import hand_text, round_half_up
 
 __all__ = ["SHEET_METRICS", "Problem", "Worksheet", "make_worksheet"]
 
-#: Names accepted in ``metrics`` (command-line names and function names) -> function name.
+#: Names accepted in ``metrics`` (command-line names and function names) -> function name:
+#: every registered metric that worksheets use.
 SHEET_METRICS: dict[str, str] = {
-    "ndcg": "ndcg",
-    "dcg": "dcg",
-    "precision": "precision",
-    "recall": "recall",
-    "f1": "f1",
-    "hit-rate": "hit_rate",
-    "hit_rate": "hit_rate",
-    "rr": "reciprocal_rank",
-    "reciprocal_rank": "reciprocal_rank",
-    "ap": "average_precision",
-    "average_precision": "average_precision",
-    "mr": "mean_rank",
-    "mean_rank": "mean_rank",
-    "mrr": "mean_reciprocal_rank",
-    "mean_reciprocal_rank": "mean_reciprocal_rank",
-    "map": "mean_average_precision",
-    "mean_average_precision": "mean_average_precision",
-}
-
-_TITLES = {
-    "ndcg": "nDCG",
-    "dcg": "DCG",
-    "precision": "Precision",
-    "recall": "Recall",
-    "f1": "F1",
-    "hit_rate": "Hit rate",
-    "reciprocal_rank": "RR (역순위)",
-    "average_precision": "AP (평균 정밀도)",
-    "mean_rank": "MR (평균 순위)",
-    "mean_reciprocal_rank": "MRR (평균 역순위)",
-    "mean_average_precision": "MAP (평균 AP)",
+    name: m.name for m in METRICS.values() if m.worksheet for name in (m.command, m.name) if name
 }
 _WITH_CUTOFF = ("ndcg", "dcg", "precision", "recall", "f1", "hit_rate")
 _WITH_UNLISTED = ("recall", "f1", "average_precision")  # metrics whose denominator sees unlisted items
@@ -101,7 +75,7 @@ class Problem:
         return self.explanation.label
 
     def recompute(self) -> float:
-        return _FUNCTIONS[self.metric](self.x, self.k, **self.kwargs)
+        return METRICS[self.metric].function(self.x, self.k, **self.kwargs)
 
 
 @dataclass(frozen=True)
@@ -131,7 +105,7 @@ class Worksheet:
                 (
                     "table",
                     ["순위"] + [str(i) for i in range(1, 7)],
-                    [["할인"] + [_hand(d, self.decimals) for d in table]],
+                    [["할인"] + [hand_text(d, self.decimals) for d in table]],
                 )
             )
         for problem in self.problems:
@@ -275,8 +249,8 @@ class Worksheet:
                 # here also keeps infinity and 1e30 away from rounding, which cannot hold them.
                 verdict = "오답"
             else:
-                mine = _round(number, d)
-                if mine in (_round(problem.answer, d), _round(problem.exact, d)):
+                mine = round_half_up(number, d)
+                if mine in (round_half_up(problem.answer, d), round_half_up(problem.exact, d)):
                     verdict = "정답"
                 elif _rounding_slip(number, problem.exact, d):
                     verdict = "반올림 차이"
@@ -339,7 +313,7 @@ def _answer_number(answer: Any, where: str) -> Decimal:
 
 
 def _rounding_slip(given: Decimal, exact: float, decimals: int) -> bool:
-    if any(given == _round(exact, places) for places in range(decimals)):
+    if any(given == round_half_up(exact, places) for places in range(decimals)):
         return True
     if decimals == 0:
         return False
@@ -383,7 +357,7 @@ class GradeReport:
                 str(r["number"]),
                 r["label"],
                 _shown(r["answer"]),
-                _hand(r["key"], self.decimals),
+                hand_text(r["key"], self.decimals),
                 _exact4(r["exact"]),
                 r["verdict"],
             ]
@@ -393,16 +367,14 @@ class GradeReport:
 
     def __str__(self) -> str:
         headers, cells = self._cells()
-        widths = [max([_width(h)] + [_width(row[i]) for row in cells]) for i, h in enumerate(headers)]
         aligns = ["right", "left", "right", "right", "right", "left"]
-        lines = [_join(headers, widths, aligns).rstrip(), "  ".join("-" * w for w in widths)]
-        lines += [_join(row, widths, aligns).rstrip() for row in cells]
+        lines = [text_table(headers, cells, aligns)]
         lines.append(f"정답 {self.score} / {len(self.rows)}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         headers, cells = self._cells()
-        return _html_table(headers, cells) + f"<p>정답 {self.score} / {len(self.rows)}</p>"
+        return html_table(headers, cells) + f"<p>정답 {self.score} / {len(self.rows)}</p>"
 
 
 # ---------------------------------------------------------------------------
@@ -591,12 +563,6 @@ def _markdown(blocks: list[tuple]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _html_table(header: list[str], rows: list[list[str]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
 _CSS = """
 body { font-family: "Noto Sans KR", "NanumGothic", "Malgun Gothic", sans-serif; max-width: 48em;
        margin: 2em auto; padding: 0 1em; line-height: 1.5; }
@@ -625,7 +591,7 @@ def _html_page(title: str, blocks: list[tuple]) -> str:
         elif kind == "p":
             body.append(f"<p>{html.escape(block[1])}</p>")
         elif kind == "table":
-            body.append(_html_table(block[1], block[2]))
+            body.append(html_table(block[1], block[2]))
         elif kind == "explanation":
             body.append(block[1]._repr_html_())
     if open_section:

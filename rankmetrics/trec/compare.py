@@ -10,7 +10,6 @@ because SciPy does not ship it.
 
 from __future__ import annotations
 
-import html
 import math
 import zlib
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from ..tables import html_table, text_table
 from .evaluate import Evaluation, evaluate
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -185,29 +185,15 @@ class Comparison:
 
     def __str__(self) -> str:
         header, rows = self._table()
-        widths = [max(len(row[j]) for row in [header, *rows]) for j in range(len(header))]
-
-        def fmt(row: list[str]) -> str:
-            return "  ".join(
-                cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
-            )
-
-        return "\n".join([fmt(header), "-" * len(fmt(header)), *map(fmt, rows), self._caption()])
+        return text_table(header, rows) + "\n" + self._caption()
 
     def __repr__(self) -> str:
         return f"<Comparison: {len(self.queries)} queries, metrics {list(self.results)}>"
 
     def _repr_html_(self) -> str:
-        esc = html.escape
         header, rows = self._table()
-        head = "".join(f"<th>{esc(h)}</th>" for h in header)
-        body = "".join(
-            f"<tr><th>{esc(row[0])}</th>" + "".join(f"<td>{esc(c)}</td>" for c in row[1:]) + "</tr>"
-            for row in rows
-        )
-        return (
-            f'<table class="rankmetrics-comparison"><caption>{esc(self._caption())}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        return html_table(
+            header, rows, caption=self._caption(), css_class="rankmetrics-comparison", row_headers=True
         )
 
 

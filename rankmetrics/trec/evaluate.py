@@ -13,7 +13,6 @@ million lines is scored in bounded memory by the very same code.
 
 from __future__ import annotations
 
-import html
 import math
 import numbers
 import re
@@ -27,6 +26,7 @@ import numpy as np
 from .. import _validation as v
 from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
 from ..registry import METRICS, Columns, Metric, register
+from ..tables import html_table, text_table
 from . import files, ranking
 
 TIES = ("docno_descending", "input_order")
@@ -288,36 +288,28 @@ class Evaluation:
             text += f"; {len(self.missing_queries)} judged queries absent from the run ({verb})"
         return text
 
-    def __str__(self) -> str:
+    def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
         header = ["query", *self.per_query]
         body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
-        body.append(["all", *(_cell(m, self.summary[m]) for m in self.per_query)])
-        widths = [max(len(row[j]) for row in [header, *body]) for j in range(len(header))]
+        total = [["all", *(_cell(m, self.summary[m]) for m in self.per_query)]]
+        return header, body, total
 
-        def fmt(row: list[str]) -> str:
-            return "  ".join(
-                cell.ljust(w) if j == 0 else cell.rjust(w) for j, (cell, w) in enumerate(zip(row, widths))
-            )
-
-        rule = "-" * len(fmt(header))
-        return "\n".join([fmt(header), rule, *map(fmt, body[:-1]), rule, fmt(body[-1]), self._caption()])
+    def __str__(self) -> str:
+        header, body, total = self._table()
+        return text_table(header, body, footer=total) + "\n" + self._caption()
 
     def __repr__(self) -> str:
         return f"<Evaluation: {len(self.queries)} queries, metrics {list(self.metrics)}>"
 
     def _repr_html_(self) -> str:
-        esc = html.escape
-        head = "".join(f"<th>{esc(m)}</th>" for m in self.per_query)
-        rows = "".join(
-            f"<tr><th>{esc(qid)}</th>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>"
-            for qid, cells in self._rows(limit=20)
-        )
-        total = "".join(f"<td><b>{esc(_cell(m, self.summary[m]))}</b></td>" for m in self.per_query)
-        return (
-            '<table class="rankmetrics-evaluation">'
-            f"<caption>{esc(self._caption())}</caption>"
-            f"<thead><tr><th>query</th>{head}</tr></thead>"
-            f"<tbody>{rows}<tr><th>all</th>{total}</tr></tbody></table>"
+        header, body, total = self._table()
+        return html_table(
+            header,
+            body,
+            caption=self._caption(),
+            footer=total,
+            css_class="rankmetrics-evaluation",
+            row_headers=True,
         )
 
 
@@ -450,10 +442,10 @@ def evaluate(
     [0.5, 0.5]
     >>> print(result)
     query     map     p@2  ndcg_cut_3
-    ---------------------------------
+    -----  ------  ------  ----------
     q1     0.8333  0.5000      0.9502
     q2     0.5000  0.5000      0.6309
-    ---------------------------------
+    -----  ------  ------  ----------
     all    0.6667  0.5000      0.7906
     2 queries; relevance_level=1, ties=docno_descending, missing=skip
     >>> evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"], chunk_queries=1).summary == result.summary
@@ -465,7 +457,7 @@ def evaluate(
     ties = v.check_choice(ties, "ties", TIES)
     score_precision = v.check_choice(score_precision, "score_precision", SCORE_PRECISIONS)
     fractional_grades = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
-    gain = v.check_gain(gain, GAINS)
+    gain = v.check_choice(gain, "gain", GAINS)
     ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
     denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
 
