@@ -289,7 +289,7 @@ def _chunked(parts: Iterator[Records], size: int, label: str) -> Iterator[Record
         done = part is None
         if not done:
             pending = _join_adjacent(_concat([pending, part]))
-        complete = len(pending) if done else len(pending) - 1
+        complete = len(pending) if done else max(len(pending) - 1, 0)
         for i in range(checked, complete):
             qid = pending.qids[i]
             if qid in seen:
@@ -305,7 +305,7 @@ def _chunked(parts: Iterator[Records], size: int, label: str) -> Iterator[Record
             chunk = pending.take(np.arange(begin, min(begin + size, full)))
             _check_unique(chunk, label)
             yield chunk
-        pending, checked = pending.take(np.arange(full, len(pending))), max(complete - full, 0)
+        pending, checked = pending.take(np.arange(full, len(pending))), complete - full
         if done:
             return
 
