@@ -715,27 +715,46 @@ def _grouped(parts: Sequence[Records]) -> Records:
     return _join_adjacent(records.take(order))
 
 
+def padded_rows(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) -> np.ndarray:
+    """Rows of the given lengths, one after another in ``values``, as an (n, width) array."""
+    n = lengths.size
+    if n and width and (lengths == width).all():
+        return values.reshape(n, width)  # every query the same length: no copy
+    out = np.full((n, width), fill, dtype=values.dtype)
+    if values.size:
+        rows = np.repeat(np.arange(n), lengths)
+        out[rows, np.arange(values.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)] = values
+    return out
+
+
 def _check_unique(records: Records, label: str) -> None:
-    """Each document at most once per query; else an error naming both lines (the first such pair)."""
+    """Each document at most once per query; else an error naming both lines (the first such pair).
+
+    Each query's docno hashes are sorted row by row in one array operation;
+    only a query with two equal hashes is then looked at document by document.
+    """
     if not records.docnos:
         return
-    query = np.repeat(np.arange(len(records)), records.lengths)
     hashes = np.fromiter(map(hash, records.docnos), dtype=np.int64, count=len(records.docnos))
-    order = np.lexsort((hashes, query))  # stable: equal keys keep their file order
-    same = (hashes[order][1:] == hashes[order][:-1]) & (query[order][1:] == query[order][:-1])
-    pairs = [
-        (int(order[k]), int(order[k + 1]))
-        for k in np.flatnonzero(same).tolist()
-        if records.docnos[order[k]] == records.docnos[order[k + 1]]  # equal hashes: make sure
-    ]
-    if not pairs:
-        return
+    longest = int(records.lengths.max())
+    rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
+    inside = np.arange(1, longest) < records.lengths[:, None]
+    suspects = np.flatnonzero(((rows[:, 1:] == rows[:, :-1]) & inside).any(axis=1))
     lines = records.lines if records.lines is not None else np.zeros(len(records.docnos), dtype=np.int64)
-    earlier, later = min(pairs, key=lambda pair: lines[pair[1]])
-    qid = records.qids[int(query[later])]
+    pairs = []  # (earlier, later) positions of the same docno in one query
+    for query in suspects.tolist():
+        first: dict[str, int] = {}
+        for at in records.positions([query]).tolist():
+            earlier = first.setdefault(records.docnos[at], at)
+            if earlier != at:
+                pairs.append((query, earlier, at))
+    if not pairs:
+        return  # equal hashes of different docnos
+    query, earlier, later = min(pairs, key=lambda pair: lines[pair[2]])
     raise ValueError(
-        f"{label} line {int(lines[later])}: document {records.docnos[later]!r} of query {qid!r} already "
-        f"appears on line {int(lines[earlier])}; each document may appear once per query"
+        f"{label} line {int(lines[later])}: document {records.docnos[later]!r} of query "
+        f"{records.qids[query]!r} already appears on line {int(lines[earlier])}; each document may "
+        "appear once per query"
     )
 
 
@@ -761,9 +780,14 @@ def _whole_grades(records: Records, label: str | None, policy: str) -> Records:
 
 
 def _nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
-    values = records.values.tolist()
-    if grades:
-        values = [int(x) if x.is_integer() else x for x in values]
+    values = records.values
+    whole = grades and bool(((values == np.trunc(values)) & (np.abs(values) < 2**53)).all())
+    if whole:  # whole grades as int, in one conversion
+        values = values.astype(np.int64).tolist()
+    elif grades:
+        values = [int(x) if x.is_integer() else x for x in values.tolist()]
+    else:
+        values = values.tolist()
     nested: dict[str, dict[str, Any]] = {}
     end = 0
     for qid, length in zip(records.qids, records.lengths.tolist()):

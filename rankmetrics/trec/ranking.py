@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .files import Records
+from .files import Records, padded_rows
 
 _NAN = float("nan")
 
@@ -72,8 +72,8 @@ def rank(
         with np.errstate(over="ignore"):  # beyond 3.4e38 a float is ±inf, in C as here
             scores = scores.astype(np.float32).astype(np.float64)
     # Padding is NaN, which sorts after every score (even -inf) and equals nothing.
-    scores = _padded(scores, lengths, longest, _NAN)
-    found = _padded(found, lengths, longest, _NAN)
+    scores = padded_rows(scores, lengths, longest, _NAN)
+    found = padded_rows(found, lengths, longest, _NAN)
     order = np.argsort(-scores, axis=1, kind="stable" if ties == "input_order" else None)
     if ties == "docno_descending" and longest > 1:
         _break_ties(order, scores, groups)
@@ -92,20 +92,8 @@ def rank(
         grades=np.where(judged, ranked, 0.0),
         judged=judged,
         n_retrieved=lengths,
-        judged_grades=_padded(every, counts, max(1, int(counts.max()) if n else 1), -np.inf),
+        judged_grades=padded_rows(every, counts, max(1, int(counts.max()) if n else 1), -np.inf),
     )
-
-
-def _padded(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) -> np.ndarray:
-    """Rows of the given lengths, one after another in ``values``, as an (n, width) array."""
-    n = lengths.size
-    if n and width and (lengths == width).all():
-        return values.reshape(n, width)  # every query the same length: no copy
-    out = np.full((n, width), fill, dtype=values.dtype)
-    if values.size:
-        rows = np.repeat(np.arange(n), lengths)
-        out[rows, np.arange(values.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)] = values
-    return out
 
 
 def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:
