@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankmetrics as rm
-from rankmetrics.evaluate import parse_metric
+from rankmetrics.trec.evaluate import parse_metric
 
 # ---------------------------------------------------------------- a reference, by hand
 

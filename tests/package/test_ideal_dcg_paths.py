@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import rankmetrics as rm
-from rankmetrics.dcg import _dcg_rows, _ideal_top, _level_counts
+from rankmetrics.metrics.dcg import _dcg_rows, _ideal_top, _level_counts
 
 
 def reference_ideal_dcg(row, k, gain):

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rankmetrics as rm
-from rankmetrics import trec
+from rankmetrics.trec import files
 
 METRICS = [
     "ndcg_cut_10",
@@ -40,7 +40,7 @@ METRICS = [
 @pytest.fixture
 def tiny_chunks(monkeypatch):
     """Read files 150 bytes (or characters) at a time, so queries straddle blocks."""
-    monkeypatch.setattr(trec, "_BLOCK_BYTES", 150)
+    monkeypatch.setattr(files, "_BLOCK_BYTES", 150)
 
 
 def generate(seed: int, n_queries: int = 12, ties: bool = True):
@@ -241,8 +241,8 @@ NUMBERS = [
 ]
 
 
-def parse_run(text: str) -> trec.Records:
-    return trec._parse(text.encode(), 1, "run", trec.RUN)
+def parse_run(text: str) -> files.Records:
+    return files._parse(text.encode(), 1, "run", files.RUN)
 
 
 def test_array_reader_reads_every_spelling_as_float_does():

@@ -17,7 +17,7 @@ import pytest
 
 import rankmetrics as rm
 
-DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 # The measures of trec_eval's all_trec output that rankmetrics implements.

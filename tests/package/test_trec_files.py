@@ -7,7 +7,7 @@ written out in random messy ways, give the same per-query values through the fil
 route, the dict route, chunk_queries and pytrec_eval (trec_eval's own C code).
 
 A longer run of the differential test, by hand (about 10 minutes):
-    RANKMETRICS_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/test_trec_files.py -k differential
+    RANKMETRICS_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/package/test_trec_files.py -k differential
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rankmetrics as rm
-from rankmetrics import trec
+from rankmetrics.trec import files
 
 # The outside review's example: two queries whose run lines alternate.
 QRELS = "q1 0 a 1\nq1 0 c 1\nq2 0 b 1\nq2 0 d 1\n"
@@ -386,7 +386,7 @@ def test_differential_file_dict_chunks_and_pytrec_eval_agree(case):
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")  # judged queries absent from the run are skipped with a warning
-        patch.setattr(trec, "_BLOCK_BYTES", style["block"])
+        patch.setattr(files, "_BLOCK_BYTES", style["block"])
         qrels_path = write(
             Path(folder), "qrels", messy_file(qrels_lines, style, grouped=False, trailing=False)
         )

@@ -9,7 +9,7 @@ import pytest
 
 import rankmetrics as rm
 
-DATA = Path(__file__).resolve().parent / "data" / "trec_eval"
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 
 
 def test_qrels_file_counts_match_trec_eval():

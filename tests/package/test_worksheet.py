@@ -16,7 +16,7 @@ import pytest
 
 import rankmetrics as rm
 from rankmetrics import make_worksheet
-from rankmetrics.worksheet import MAX_COUNT
+from rankmetrics.teaching.worksheet import MAX_COUNT
 
 ALL = "ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map"
 
