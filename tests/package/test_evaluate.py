@@ -228,9 +228,9 @@ def test_queries_are_in_text_order():
         ("r_precision", "Rprec"),
     ],
 )
-def test_human_and_trec_eval_names_agree(human, trec):
-    path = "tests/data/trec_eval/"
-    result = rm.evaluate(path + "qrels.test", path + "results.test", [human, trec])
+def test_human_and_trec_eval_names_agree(human, trec, trec_eval_data):
+    qrels, run = trec_eval_data / "qrels.test", trec_eval_data / "results.test"
+    result = rm.evaluate(qrels, run, [human, trec])
     np.testing.assert_array_equal(result.per_query[human], result.per_query[trec])
     assert parse_metric(human).family == parse_metric(trec).family
 
@@ -325,12 +325,12 @@ def test_ap_denominators_by_hand():
     assert result.summary["map"] == pytest.approx(top / 4)
 
 
-def test_cutoff_only_metrics_equal_the_whole_list_values():
+def test_cutoff_only_metrics_equal_the_whole_list_values(trec_eval_data):
     # With only cutoff metrics, evaluate keeps just the top k columns; nothing may change.
-    path = "tests/data/trec_eval/"
+    qrels, run = trec_eval_data / "qrels.rel_level", trec_eval_data / "results.test"
     names = ["p@5", "ndcg@10", "recall@20", "map@10", "mrr@10"]
-    cut = rm.evaluate(path + "qrels.rel_level", path + "results.test", names, relevance_level=2)
-    whole = rm.evaluate(path + "qrels.rel_level", path + "results.test", [*names, "map"], relevance_level=2)
+    cut = rm.evaluate(qrels, run, names, relevance_level=2)
+    whole = rm.evaluate(qrels, run, [*names, "map"], relevance_level=2)
     for name in names:
         np.testing.assert_array_equal(cut.per_query[name], whole.per_query[name])
 

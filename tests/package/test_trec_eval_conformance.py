@@ -1,6 +1,6 @@
 """rankmetrics.evaluate must print what trec_eval prints, for every measure it implements.
 
-The expected values are trec_eval's own test outputs (tests/data/trec_eval, from NIST):
+The expected values are trec_eval's own test outputs (book/data/trec_eval, from NIST):
 out.test.aq is `trec_eval -m all_trec -q qrels.test results.test` (binary judgements),
 out.test.aql is the same with `-l2` on the graded qrels.rel_level (grade >= 2 counts as
 relevant for binary measures; nDCG keeps the raw grades). Values are rounded to 4 decimals
@@ -17,7 +17,6 @@ import pytest
 
 import rankmetrics as rm
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 # The measures of trec_eval's all_trec output that rankmetrics implements.
@@ -70,20 +69,20 @@ CASES = {
 }
 
 
-def expected_lines(output: str) -> list[tuple[str, str, str]]:
+def expected_lines(data: Path, output: str) -> list[tuple[str, str, str]]:
     rows = []
-    for line in (DATA / output).read_text().splitlines():
+    for line in (data / output).read_text().splitlines():
         measure, qid, value = line.split("\t")
         rows.append((measure.strip(), qid, value))
     return rows
 
 
 @cache
-def evaluation(case: str) -> rm.Evaluation:
+def evaluation(data: Path, case: str) -> rm.Evaluation:
     qrels, _, level = CASES[case]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # every judged query is in this run: no warning expected
-        return rm.evaluate(DATA / qrels, DATA / "results.test", list(IMPLEMENTED), relevance_level=level)
+        return rm.evaluate(data / qrels, data / "results.test", list(IMPLEMENTED), relevance_level=level)
 
 
 def printed(measure: str, value: float) -> str:
@@ -91,27 +90,32 @@ def printed(measure: str, value: float) -> str:
     return f"{int(value)}" if measure.startswith("num_") else f"{value:.4f}"
 
 
-PARAMS = [
-    pytest.param(case, measure, qid, value, id=f"{case}-{measure}-{qid}")
-    for case, (_, output, _) in CASES.items()
-    for measure, qid, value in expected_lines(output)
-    if measure in IMPLEMENTED
-]
+def trec_eval_lines(data: Path) -> list:
+    """(case, measure, qid, value) for every printed line of an implemented measure.
+
+    conftest's pytest_generate_tests gives one to each test asking for trec_eval_line.
+    """
+    return [
+        pytest.param((case, measure, qid, value), id=f"{case}-{measure}-{qid}")
+        for case, (_, output, _) in CASES.items()
+        for measure, qid, value in expected_lines(data, output)
+        if measure in IMPLEMENTED
+    ]
 
 
-@pytest.mark.parametrize(("case", "measure", "qid", "value"), PARAMS)
-def test_value_matches_trec_eval(case, measure, qid, value):
-    result = evaluation(case)
+def test_value_matches_trec_eval(trec_eval_data, trec_eval_line):
+    case, measure, qid, value = trec_eval_line
+    result = evaluation(trec_eval_data, case)
     got = result.summary[measure] if qid == "all" else result.value(measure, qid)
     assert printed(measure, got) == value
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_every_implemented_measure_is_checked_for_every_query(case):
+def test_every_implemented_measure_is_checked_for_every_query(trec_eval_data, case):
     _, output, _ = CASES[case]
-    lines = expected_lines(output)
+    lines = expected_lines(trec_eval_data, output)
     covered = {(m, q) for m, q, _ in lines if m in IMPLEMENTED}
-    result = evaluation(case)
+    result = evaluation(trec_eval_data, case)
     for measure in IMPLEMENTED:
         # gm_map is printed only for "all"; every other measure for each query too.
         queries = ["all"] if measure == "gm_map" else [*result.queries, "all"]
@@ -119,36 +123,35 @@ def test_every_implemented_measure_is_checked_for_every_query(case):
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_query_count_matches_num_q(case):
+def test_query_count_matches_num_q(trec_eval_data, case):
     _, output, _ = CASES[case]
-    num_q = next(v for m, q, v in expected_lines(output) if m == "num_q")
-    assert str(len(evaluation(case).queries)) == num_q == "3"
+    num_q = next(v for m, q, v in expected_lines(trec_eval_data, output) if m == "num_q")
+    assert str(len(evaluation(trec_eval_data, case).queries)) == num_q == "3"
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_the_unimplemented_list_is_complete(case):
+def test_the_unimplemented_list_is_complete(trec_eval_data, case):
     _, output, _ = CASES[case]
-    for measure, _, _ in expected_lines(output):
+    for measure, _, _ in expected_lines(trec_eval_data, output):
         assert measure in IMPLEMENTED or measure.startswith(NOT_IMPLEMENTED_PREFIXES), measure
 
 
-def test_to_trec_eval_prints_the_same_lines():
+def test_to_trec_eval_prints_the_same_lines(trec_eval_data):
     # The text export reproduces trec_eval's lines for the implemented measures (whitespace aside).
-    result = evaluation("aq")
+    result = evaluation(trec_eval_data, "aq")
     ours = {tuple(line.split()) for line in result.to_trec_eval().splitlines()}
-    theirs = {(m, q, v) for m, q, v in expected_lines("out.test.aq") if m in IMPLEMENTED}
+    theirs = {(m, q, v) for m, q, v in expected_lines(trec_eval_data, "out.test.aq") if m in IMPLEMENTED}
     assert theirs <= ours
     assert len(ours) == len(theirs) + 3  # gm_map per query is ours only (trec_eval prints just "all")
 
 
-def test_tie_rule_matters_on_this_run():
+def test_tie_rule_matters_on_this_run(trec_eval_data):
     # results.test has tied scores; ordering ties as they appear in the file instead of by
     # docno descending changes printed values, so the conformance above really tests the rule.
-    qrels = DATA / "qrels.rel_level"
-    trec = rm.evaluate(qrels, DATA / "results.test", ["ndcg_cut_100", "map"], relevance_level=2)
-    other = rm.evaluate(
-        qrels, DATA / "results.test", ["ndcg_cut_100", "map"], relevance_level=2, ties="input_order"
-    )
+    qrels = trec_eval_data / "qrels.rel_level"
+    run = trec_eval_data / "results.test"
+    trec = rm.evaluate(qrels, run, ["ndcg_cut_100", "map"], relevance_level=2)
+    other = rm.evaluate(qrels, run, ["ndcg_cut_100", "map"], relevance_level=2, ties="input_order")
     differing = [
         (m, q)
         for m in ("ndcg_cut_100", "map")

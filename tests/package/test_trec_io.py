@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
 import rankmetrics as rm
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 
-
-def test_qrels_file_counts_match_trec_eval():
-    qrels = rm.read_qrels(DATA / "qrels.test")
+def test_qrels_file_counts_match_trec_eval(trec_eval_data):
+    qrels = rm.read_qrels(trec_eval_data / "qrels.test")
     assert list(qrels) == ["301", "302", "303"]
     assert sum(len(docs) for docs in qrels.values()) == 3681  # lines in the file
     # 561 relevant in total: trec_eval's num_rel for "all" in out.test.aq
@@ -22,24 +19,24 @@ def test_qrels_file_counts_match_trec_eval():
     assert all(type(g) is int for docs in qrels.values() for g in docs.values())
 
 
-def test_graded_qrels_keep_negative_grades():
-    qrels = rm.read_qrels(DATA / "qrels.rel_level")
+def test_graded_qrels_keep_negative_grades(trec_eval_data):
+    qrels = rm.read_qrels(trec_eval_data / "qrels.rel_level")
     grades = [g for docs in qrels.values() for g in docs.values()]
     assert min(grades) == -1 and max(grades) == 4
     assert sum(g >= 2 for g in grades) == 97  # num_rel "all" of out.test.aql (-l2)
 
 
-def test_run_file_keeps_scores_and_ignores_rank():
-    run = rm.read_run(DATA / "results.test")
+def test_run_file_keeps_scores_and_ignores_rank(trec_eval_data):
+    run = rm.read_run(trec_eval_data / "results.test")
     assert sorted(run) == ["301", "302", "303"]
     assert [len(docs) for docs in run.values()] == [500, 500, 500]
     # First line of the file: 301 Q0 FR940202-2-00150 104 2.129133 STANDARD
     assert run["301"]["FR940202-2-00150"] == 2.129133
 
 
-def test_path_string_text_file_and_binary_file_read_the_same():
-    by_path = rm.read_run(str(DATA / "results.test"))
-    with open(DATA / "results.test") as text, open(DATA / "results.test", "rb") as binary:
+def test_path_string_text_file_and_binary_file_read_the_same(trec_eval_data):
+    by_path = rm.read_run(str(trec_eval_data / "results.test"))
+    with open(trec_eval_data / "results.test") as text, open(trec_eval_data / "results.test", "rb") as binary:
         assert rm.read_run(text) == by_path
         assert rm.read_run(binary) == by_path
 
@@ -119,9 +116,11 @@ def test_bad_dicts_and_objects(source, message):
         rm.read_qrels(source)
 
 
-def test_dict_and_file_forms_evaluate_identically():
-    files = rm.evaluate(DATA / "qrels.test", DATA / "results.test", ["map", "ndcg@10"])
+def test_dict_and_file_forms_evaluate_identically(trec_eval_data):
+    files = rm.evaluate(trec_eval_data / "qrels.test", trec_eval_data / "results.test", ["map", "ndcg@10"])
     dicts = rm.evaluate(
-        rm.read_qrels(DATA / "qrels.test"), rm.read_run(DATA / "results.test"), ["map", "ndcg@10"]
+        rm.read_qrels(trec_eval_data / "qrels.test"),
+        rm.read_run(trec_eval_data / "results.test"),
+        ["map", "ndcg@10"],
     )
     assert files.to_dict() == dicts.to_dict()
