@@ -365,8 +365,11 @@ def test_text_table(small):
 def test_html_table_escapes_ids(small):
     page = small._repr_html_()
     assert page.startswith('<table class="rankmetrics-evaluation">')
-    assert "<th>&lt;q3&gt;</th>" in page and "<q3>" not in page
-    assert "<td><b>0.8333</b></td>" in page
+    assert '<th style="text-align:left;padding:0 .6em">&lt;q3&gt;</th>' in page and "<q3>" not in page
+    # The summary row ("all") is the table's footer: (1 + 0.5 + 1) / 3 for map.
+    assert '<tfoot><tr><th style="text-align:left;padding:0 .6em">all</th>' in page
+    cell = '<td style="text-align:right;padding:0 .6em">{}</td>'
+    assert cell.format("0.8333") + cell.format("5") + "</tr></tfoot>" in page  # num_ret: 2 + 2 + 1
 
 
 def test_long_tables_are_shortened():
