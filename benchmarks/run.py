@@ -265,8 +265,8 @@ mode, qrels_path, run_path = sys.argv[1:4]
 start = time.perf_counter()
 if mode == "baseline":
     import rankmetrics as rm
-    import rankmetrics.streaming as s
-    s.judgements(qrels_path)
+    from rankmetrics.trec import files
+    files.judgements(qrels_path)
 elif mode == "chunked":
     import rankmetrics as rm
     result = rm.evaluate(qrels_path, run_path, ["ndcg_cut_10", "P_5", "recall_100", "map", "recip_rank"],

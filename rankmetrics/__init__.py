@@ -5,22 +5,23 @@ or item ids with judgements (``metric(["A", "B"], relevant={"B"})``). One query
 gives a plain ``float``; a 2-D array of grades gives one value per row.
 """
 
-from .compare import Comparison, compare, holm
-from .dcg import dcg, ndcg
-from .evaluate import Evaluation, evaluate
-from .explain import Explanation, explain
-from .ordering import order_by_score
-from .rank_based import (
+from . import metrics  # noqa: F401  (importing any metric module registers them all, in reading order)
+from .metrics.dcg import dcg, ndcg
+from .metrics.ordering import order_by_score
+from .metrics.rank_based import (
     average_precision,
     mean_average_precision,
     mean_rank,
     mean_reciprocal_rank,
     reciprocal_rank,
 )
-from .rating import mae, mse, rmse
-from .set_based import f1, hit_rate, precision, r_precision, recall
-from .trec import read_qrels, read_run
-from .worksheet import Worksheet, make_worksheet
+from .metrics.rating import mae, mse, rmse
+from .metrics.set_based import f1, hit_rate, precision, r_precision, recall
+from .teaching.explain import Explanation, explain
+from .teaching.worksheet import Worksheet, make_worksheet
+from .trec.compare import Comparison, compare, holm
+from .trec.evaluate import Evaluation, evaluate
+from .trec.files import read_qrels, read_run
 
 __version__ = "0.1.0"
 

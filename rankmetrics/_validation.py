@@ -196,13 +196,6 @@ def check_decimals(value: Any, name: str = "decimals") -> int:
     return int(value)
 
 
-def check_gain(gain: Any, choices: Iterable[str]) -> str:
-    choices = tuple(choices)
-    if not isinstance(gain, str) or gain not in choices:
-        raise ValueError(f"gain must be one of {', '.join(map(repr, choices))}; got {_show(gain)}")
-    return gain
-
-
 def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:

@@ -15,174 +15,20 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from .dcg import dcg, ndcg
-from .explain import explain
-from .rank_based import (
-    average_precision,
-    mean_average_precision,
-    mean_rank,
-    mean_reciprocal_rank,
-    reciprocal_rank,
-)
-from .rating import mae, mse, rmse
-from .set_based import f1, hit_rate, precision, recall
+from .registry import METRICS, Metric
+from .teaching.explain import explain
 
 PROG = "rankmetrics"
 
 
-@dataclass(frozen=True)
-class Metric:
-    command: str
-    name: str  # public function / explain name
-    function: Callable[..., Any]
-    title: str
-    keywords: tuple[str, ...] = ()  # "gain", "ideal", "n_relevant"
-    examples: tuple[str, ...] = ()
-
-
-_RANKING_METRICS = (
-    Metric(
-        "ndcg",
-        "ndcg",
-        ndcg,
-        "nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
-        ("gain", "ideal"),
-        (
-            "rankmetrics ndcg 3 0 3 2 0 --k 5",
-            "rankmetrics ndcg 3 0 3 2 0 --k 5 --gain exponential --ideal 3 3 2 1",
-            "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
-            "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
-        ),
-    ),
-    Metric(
-        "dcg",
-        "dcg",
-        dcg,
-        "DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
-        ("gain",),
-        ("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
-    ),
-    Metric(
-        "precision",
-        "precision",
-        precision,
-        "Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
-        (),
-        (
-            "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
-            "rankmetrics precision O X O X O --k 3 --explain",
-        ),
-    ),
-    Metric(
-        "recall",
-        "recall",
-        recall,
-        "Recall@k: 전체 정답 중 상위 k개에 든 비율",
-        ("n_relevant",),
-        (
-            "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
-            "rankmetrics recall O X O X O --k 3 --n-relevant 4",
-        ),
-    ),
-    Metric(
-        "f1",
-        "f1",
-        f1,
-        "F1@k: Precision@k와 Recall@k의 조화평균",
-        ("n_relevant",),
-        ("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
-    ),
-    Metric(
-        "hit-rate",
-        "hit_rate",
-        hit_rate,
-        "Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
-        (),
-        ("rankmetrics hit-rate 0 0 0 1 0 --k 3", "rankmetrics hit-rate --ranking A B C --relevant C --k 3"),
-    ),
-    Metric(
-        "rr",
-        "reciprocal_rank",
-        reciprocal_rank,
-        "RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
-        (),
-        ("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
-    ),
-    Metric(
-        "ap",
-        "average_precision",
-        average_precision,
-        "AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
-        ("n_relevant",),
-        ("rankmetrics ap O X O X O", "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2"),
-    ),
-    Metric(
-        "mr",
-        "mean_rank",
-        mean_rank,
-        "MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
-        (),
-        ("rankmetrics mr --ranking A B C D E --relevant B D",),
-    ),
-)
-
-_MEAN_METRICS = (
-    Metric(
-        "mrr",
-        "mean_reciprocal_rank",
-        mean_reciprocal_rank,
-        "MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
-        (),
-        (
-            "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
-            "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
-        ),
-    ),
-    Metric(
-        "map",
-        "mean_average_precision",
-        mean_average_precision,
-        "MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
-        ("n_relevant",),
-        (
-            "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
-            "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
-        ),
-    ),
-)
-
-_RATING_METRICS = (
-    Metric(
-        "mse",
-        "mse",
-        mse,
-        "MSE: 평점 오차 제곱의 평균",
-        (),
-        ("rankmetrics mse --true 5 4 3 2 1 --pred 4 5 2 1 5",),
-    ),
-    Metric(
-        "mae",
-        "mae",
-        mae,
-        "MAE: 평점 오차 절댓값의 평균",
-        (),
-        ("rankmetrics mae --true 5 4 3 2 1 --pred 4 5 2 1 5",),
-    ),
-    Metric(
-        "rmse",
-        "rmse",
-        rmse,
-        "RMSE: MSE의 제곱근 (평점 단위)",
-        (),
-        ("rankmetrics rmse --true 5 4 3 2 1 --pred 4 5 2 1 5 --explain",),
-    ),
-)
-
-_ALL = {m.command: m for m in _RANKING_METRICS + _MEAN_METRICS + _RATING_METRICS}
+# The subcommands come from the registry: every metric with a command, in registry order.
+_ALL = {m.command: m for m in METRICS.values() if m.command}
+_RANKING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ranking")
+_MEAN_METRICS = tuple(m for m in _ALL.values() if m.inputs == "queries")
+_RATING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ratings")
 
 
 class UsageError(Exception):
@@ -319,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument(
                 "--ideal", nargs="+", metavar="등급", help="판정된 모든 항목의 등급 (이상적 순서를 만들 때)"
             )
-        _add_common(sub, discount=metric.name in ("ndcg", "dcg"))
+        _add_common(sub, discount=metric.explain == "dcg")
     for metric in _MEAN_METRICS:
         sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
         sub.add_argument(
@@ -558,7 +404,7 @@ def _run_rating(metric: Metric, args: argparse.Namespace) -> str:
 
 
 def _run_worksheet(args: argparse.Namespace) -> str:
-    from .worksheet import make_worksheet
+    from .teaching.worksheet import make_worksheet
 
     metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
     sheet = make_worksheet(

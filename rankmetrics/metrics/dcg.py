@@ -1,0 +1,266 @@
+"""Graded metrics with a position discount: DCG and nDCG."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..registry import Metric, register
+from .conventions import GAINS, cutoff, discounts, gain_shift, gain_values
+from .inputs import prepare
+
+
+def _dcg_rows(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
+    """DCG of each row of a 2-D grade array (already cut at k), divided by 2**shift per row if given."""
+    return (gain_values(grades, gain, shift) / discounts(grades.shape[1])).sum(axis=1)
+
+
+def _row_max(grades: np.ndarray) -> np.ndarray:
+    return grades.max(axis=1, initial=0.0)
+
+
+def _ideal_top(ideal: np.ndarray, depth: int) -> np.ndarray:
+    """Each row's `depth` largest grades, high to low: the ideal ordering cut at k.
+
+    Two routes to the same array. Grades are usually a few integer levels
+    (0-4); then counting, per row, how many grades reach each level gives the
+    ideal ordering without sorting anything: a few linear passes, which is what
+    keeps a batch of a million queries fast. Any other grades take the general
+    route: partition out the top `depth`, then sort only those.
+    """
+    width = min(depth, ideal.shape[1])
+    reach = _level_counts(ideal)
+    if reach is None:
+        top = ideal if width == ideal.shape[1] else -np.partition(-ideal, width - 1, axis=1)[:, :width]
+        return -np.sort(-top, axis=1)
+    # The grade at position i (0-based) is the number of levels that more than i items reach.
+    positions = np.arange(width)
+    best = np.zeros((ideal.shape[0], width))
+    for at_or_above in reach:
+        best += at_or_above[:, None] > positions
+    return best
+
+
+_MAX_LEVELS = 16  # beyond this many grade levels, sorting is cheaper than counting
+
+
+def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
+    """Per row, how many grades are >= 1, >= 2, ... >= top; None unless all grades are small integers."""
+    top = grades.max(initial=0.0)  # no judged item at all: an empty row
+    if top > _MAX_LEVELS:
+        return None
+    # One byte per grade: the level passes then read an eighth of the memory. The
+    # byte copy equals the grades only when every grade is a whole number >= 0.
+    small = grades.astype(np.uint8)
+    if not (small == grades).all():
+        return None
+    # Count in bytes when a row is shorter than 256: no widening of a million-row batch.
+    count = np.uint8 if grades.shape[1] < 256 else np.int64
+    return [
+        np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count)
+        for level in range(1, int(top) + 1)
+    ]
+
+
+def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = None) -> float | np.ndarray:
+    """Discounted cumulative gain: sum of gain(grade_i) / log2(i + 1) over ranks i <= k.
+
+    Rewards relevant items, more so the higher they are ranked and the higher
+    their grade. Unnormalised, so values of different queries are not on one
+    scale; see :func:`ndcg`.
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+    k : positive int or None
+        Cutoff; ``None`` uses the whole list.
+    gain : {"linear", "exponential", "binary"}
+        ``"linear"``: the grade itself (Järvelin & Kekäläinen; trec_eval,
+        scikit-learn). ``"exponential"``: 2**grade - 1 (Burges et al.; ranx's
+        ``ndcg_burges``). ``"binary"``: 1 for every relevant item (Microsoft
+        Recommenders, RecBole). The three agree on 0/1 grades.
+    relevant : set, list or mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    Raises
+    ------
+    ValueError
+        For bad input, and when the DCG itself lies beyond the float range
+        (about 1.8e308; e.g. exponential gain of grade 1100). :func:`ndcg`, a
+        ratio, is still computed for such grades.
+
+    See Also
+    --------
+    ndcg
+
+    References
+    ----------
+    Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 20(4), 2002.
+
+    Examples
+    --------
+    >>> round(dcg([3, 0, 3, 2, 0]), 4)  # 3/1 + 3/2 + 2/log2(5)
+    5.3614
+    >>> round(dcg(list("ABCDE"), k=5, relevant={"B", "D"}), 4)  # 1/log2(3) + 1/log2(5)
+    1.0616
+    """
+    k = v.check_k(k)
+    gain = v.check_choice(gain, "gain", GAINS)
+    queries = prepare(x, relevant=relevant)
+    top, _ = cutoff(queries.grades, k)
+    shift = gain_shift(_row_max(top), gain)
+    values = v.check_float_range(_dcg_rows(top, gain, shift), shift, "x", f"the DCG (gain={gain!r})")
+    return queries.finish(values)
+
+
+def ndcg(
+    x: Any,
+    k: int | None = None,
+    *,
+    gain: str = "linear",
+    ideal: Any = None,
+    relevant: Any = None,
+) -> float | np.ndarray:
+    """Normalised DCG: DCG@k divided by the DCG@k of the ideal ordering.
+
+    The ideal ordering sorts the grades of **every judged item** from high to
+    low and is cut at the same k. Which items count as judged is the
+    convention on which libraries disagree most:
+
+    - grades form, ``ideal=None``: the ideal comes from the listed grades
+      themselves (scikit-learn's ``ndcg_score``, "NDCG-local");
+    - grades form, ``ideal=[...]``: pass the grades of all judged items,
+      including relevant ones that were not retrieved;
+    - item ids with ``relevant``: the ideal uses every judged item
+      (trec_eval's ``ndcg_cut_k``, "NDCG-global");
+    - item ids with ``relevant`` and ``ideal="listed"``: only the listed
+      items' grades, as scikit-learn and torchmetrics compute it when given
+      just the retrieved items.
+
+    The ideal is cut at the same k as the list. With ``k=None`` neither is
+    cut: the ideal keeps every judged item, as trec_eval's ``ndcg`` does.
+    0.0 when the ideal DCG is 0 (no relevant item at all), as in trec_eval.
+    Gains are computed relative to the largest grade (divided by a power of two,
+    which is exact), so huge grades still give the right ratio where
+    :func:`dcg` would overflow.
+
+    Parameters
+    ----------
+    x, k, gain, relevant
+        As in :func:`dcg`.
+    ideal : {"judged", "listed"}, sequence of grades, or one sequence per query, optional
+        Where the ideal ranking comes from. ``"judged"``: every judged item
+        (the default with item ids; trec_eval, pytrec_eval, ir_measures,
+        ranx). ``"listed"``: only the listed items (the default for grades;
+        scikit-learn, torchmetrics). A sequence: the grades of every judged
+        item, in any order (grades form only).
+
+    Returns
+    -------
+    float in [0, 1], or a 1-D array for a batch.
+
+    See Also
+    --------
+    dcg
+
+    References
+    ----------
+    Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 20(4), 2002;
+    Burges et al., "Learning to rank using gradient descent", ICML 2005 (exponential gain).
+
+    Examples
+    --------
+    >>> round(ndcg([3, 0, 3, 2, 0]), 4)  # 5.3614 / 5.8928
+    0.9098
+    >>> round(ndcg([1, 0, 1, 0, 1]), 4)  # ideal from the 3 listed relevant items
+    0.8855
+    >>> round(ndcg([1, 0, 1, 0, 1], ideal=[1, 1, 1, 1]), 4)  # a 4th relevant item exists
+    0.7366
+    >>> round(ndcg([3, 2, 3, 0, 1], gain="exponential"), 4)
+    0.9575
+    >>> judged = {"d1": 3, "d3": 3, "d4": 2, "d6": 1}  # d6 was never retrieved
+    >>> ranking = ["d1", "d2", "d3", "d4", "d5"]
+    >>> round(ndcg(ranking, k=5, relevant=judged), 4)  # ideal 3, 3, 2, 1 (trec_eval)
+    0.8479
+    >>> round(ndcg(ranking, k=5, relevant=judged, ideal="listed"), 4)  # ideal 3, 3, 2 (scikit-learn)
+    0.9098
+    """
+    k = v.check_k(k)
+    gain = v.check_choice(gain, "gain", GAINS)
+    queries = prepare(x, relevant=relevant, ideal=ideal)
+    return queries.finish(_ndcg_rows(queries.grades, k, queries.ideal, gain))
+
+
+def _ndcg_rows(grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str) -> np.ndarray:
+    """nDCG@k of each row of checked arrays: grades in ranked order, and every judged grade (any order).
+
+    ``k=None`` cuts neither side: the DCG covers the whole list and the ideal
+    every judged item (trec_eval's uncut ``ndcg``).
+    """
+    top, depth = cutoff(grades, k)
+    best = _ideal_top(ideal, ideal.shape[1] if k is None else depth)
+    # Both DCGs are summed over the same number of columns, so a perfect ranking
+    # adds the very same terms in the very same order and scores exactly 1.0.
+    width = max(top.shape[1], best.shape[1])
+    # One scale per row for both DCGs: the ratio is then the unscaled ratio, bit for bit.
+    # The ideal's first grade is the row's largest: the ideal holds every listed grade.
+    largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
+    shift = gain_shift(largest, gain)
+    actual = _dcg_rows(_pad_columns(top, width), gain, shift)
+    best_dcg = _dcg_rows(_pad_columns(best, width), gain, shift)
+    out = np.zeros_like(actual)
+    np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
+    return out
+
+
+def _pad_columns(grades: np.ndarray, width: int) -> np.ndarray:
+    if grades.shape[1] == width:
+        return grades
+    return np.pad(grades, ((0, 0), (0, width - grades.shape[1])))
+
+
+# ---------------------------------------------------------------- registration
+
+register(
+    Metric(
+        "ndcg",
+        ndcg,
+        label="nDCG",
+        title="nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
+        names=("ndcg",),
+        trec_name="ndcg",
+        trec_cutoff_name="ndcg_cut",
+        # Plain "ndcg" cuts neither side: trec_eval's uncut ndcg. The ideal comes from every
+        # judged document (trec_eval) or, with ideal="listed", from the retrieved ones.
+        evaluate=lambda c, k: _ndcg_rows(c.graded, k, c.graded if c.best is None else c.best, c.gain),
+        explain="dcg",
+        command="ndcg",
+        keywords=("gain", "ideal"),
+        examples=(
+            "rankmetrics ndcg 3 0 3 2 0 --k 5",
+            "rankmetrics ndcg 3 0 3 2 0 --k 5 --gain exponential --ideal 3 3 2 1",
+            "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
+            "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "dcg",
+        dcg,
+        label="DCG",
+        title="DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
+        explain="dcg",
+        command="dcg",
+        keywords=("gain",),
+        examples=("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
+        worksheet=True,
+    )
+)

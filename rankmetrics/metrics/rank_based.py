@@ -1,0 +1,396 @@
+"""Metrics that ask *where* the relevant items are: RR, MR, AP and their means."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..registry import Columns, Metric, register
+from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
+from .inputs import prepare
+
+
+def reciprocal_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Reciprocal rank (RR): 1 / (rank of the first relevant item).
+
+    Only the first hit counts: [A..E] with {B, D} and with {B} both give 0.5.
+    0.0 when no relevant item is in the top k (trec_eval's ``recip_rank``).
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+    k : positive int or None
+        Cutoff; ``None`` uses the whole list.
+    relevant : set, list or mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    mean_reciprocal_rank, mean_rank
+
+    References
+    ----------
+    Voorhees, "The TREC-8 Question Answering Track Report", TREC 1999.
+
+    Examples
+    --------
+    >>> reciprocal_rank([0, 1, 0, 1, 0])
+    0.5
+    >>> reciprocal_rank(list("XYZW"), relevant={"Z"})
+    0.3333333333333333
+    >>> reciprocal_rank([0, 0, 0])
+    0.0
+    """
+    k = v.check_k(k)
+    queries = prepare(x, relevant=relevant)
+    top, _ = cutoff(queries.grades, k)
+    hits = is_relevant(top)
+    first = np.argmax(hits, axis=1)  # 0-based position of the first hit
+    rr = np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
+    return queries.finish(rr)
+
+
+def mean_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Mean rank (MR): the average 1-based rank of the relevant items in the top k.
+
+    Lower is better. When the list holds no relevant item the result is
+    ``nan``, on purpose: 0 would read as a perfect score for a
+    lower-is-better metric, and any other number would be made up.
+    Unretrieved relevant items are not counted (they have no rank).
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch (``nan`` for a query without hits).
+
+    See Also
+    --------
+    reciprocal_rank
+
+    References
+    ----------
+    Bordes et al., "Translating Embeddings for Modeling Multi-relational Data", NeurIPS 2013
+    (mean rank as an evaluation measure).
+
+    Examples
+    --------
+    >>> mean_rank(list("ABCDE"), relevant={"B", "D"})  # (2 + 4) / 2
+    3.0
+    >>> mean_rank([0, 0, 0])
+    nan
+    """
+    k = v.check_k(k)
+    queries = prepare(x, relevant=relevant)
+    top, _ = cutoff(queries.grades, k)
+    hits = is_relevant(top)
+    ranks = np.arange(1, top.shape[1] + 1, dtype=float)
+    count = hits.sum(axis=1)
+    total = (hits * ranks).sum(axis=1)
+    mean = np.full(count.shape, np.nan)
+    np.divide(total, count, out=mean, where=count > 0)
+    return queries.finish(mean)
+
+
+def average_precision(
+    x: Any,
+    k: int | None = None,
+    *,
+    n_relevant: Any = None,
+    relevant: Any = None,
+    denominator: str = "all_relevant",
+) -> float | np.ndarray:
+    """Average precision (AP): the sum of Precision@i at each relevant rank i, over R.
+
+    R is the number of relevant items in total (trec_eval's ``map``), so a
+    relevant item that was never retrieved adds 0 to the sum but 1 to R. In
+    the grades form R defaults to the relevant grades in the list; pass
+    ``n_relevant`` when there are more. With item ids R counts every judged
+    relevant item. A query with R = 0 scores 0.
+
+    Other code divides by something else; ``denominator`` names the choice.
+    Dividing by the relevant items *found* (the NDCG/MAP article's code,
+    scikit-learn's ``average_precision_score`` on a row) equals, in the grades
+    form without ``k``, leaving ``n_relevant`` at its default; with ``k`` the
+    default still counts the relevant grades of the whole list, so use
+    ``denominator="retrieved_relevant"`` there.
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`reciprocal_rank`. With ``k``, only ranks 1..k contribute.
+    n_relevant : int or one int per query, optional
+        R, the relevant items in total (grades form only).
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
+        ``"all_relevant"`` (default): R (trec_eval's ``map`` and
+        ``map_cut_k``, ranx, ir_measures). ``"min_k_relevant"``: min(k, R),
+        so a perfect top k scores 1 even when R > k (ml_metrics' ``apk``,
+        RecBole's ``MAP@k``). ``"retrieved_relevant"``: the relevant items in
+        the top k (torchmetrics' ``retrieval_average_precision``,
+        scikit-learn's ``average_precision_score`` given the retrieved items).
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    mean_average_precision, precision
+
+    References
+    ----------
+    Buckley & Voorhees, "Evaluating evaluation measure stability", SIGIR 2000;
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.
+
+    Examples
+    --------
+    >>> round(average_precision([1, 0, 1, 0, 1]), 4)  # (1 + 2/3 + 3/5) / 3
+    0.7556
+    >>> round(average_precision([1, 0, 1, 0, 1], n_relevant=4), 4)  # one more relevant, unretrieved
+    0.5667
+    >>> judged = {"d1": 3, "d3": 3, "d4": 2, "d6": 1}  # d6 was never retrieved
+    >>> ranking = ["d1", "d2", "d3", "d4", "d5"]
+    >>> round(average_precision(ranking, relevant=judged), 4)  # (1 + 2/3 + 3/4) / 4
+    0.6042
+    >>> round(average_precision(ranking, relevant=judged, denominator="retrieved_relevant"), 4)  # ... / 3
+    0.8056
+    >>> round(average_precision([1, 1, 0], k=2, n_relevant=5, denominator="min_k_relevant"), 4)
+    1.0
+    """
+    k = v.check_k(k)
+    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
+    queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
+    top, depth = cutoff(queries.grades, k)
+    hits = is_relevant(top)
+    ranks = np.arange(1, top.shape[1] + 1, dtype=float)
+    found = np.cumsum(hits, axis=1)
+    precision_at_hits = found / ranks * hits
+    total = precision_at_hits.sum(axis=1)
+    divisor = ap_denominator(
+        queries.n_relevant if denominator != "retrieved_relevant" else None,
+        found[:, -1].astype(float),
+        depth,
+        denominator,
+    )
+    ap = np.zeros_like(total)
+    np.divide(total, divisor, out=ap, where=divisor > 0)
+    return queries.finish(ap)
+
+
+def _length(values: Any) -> int | None:
+    try:
+        return len(values)
+    except TypeError:  # a number, or a 0-d array
+        return None
+
+
+def _mean_over_queries(
+    metric: Callable[..., float], queries: Any, k: Any, per_query: dict[str, Any]
+) -> float:
+    if isinstance(queries, (str, bytes)) or not hasattr(queries, "__len__"):
+        raise ValueError(f"queries must be a list of rankings, one per query; got {v._show(queries)}")
+    rows = list(queries)
+    if not rows:
+        raise ValueError("queries is empty; give at least one ranking")
+    k = v.check_k(k)
+    for name, values in per_query.items():
+        if values is not None and (
+            isinstance(values, (str, bytes, set, frozenset, dict)) or _length(values) != len(rows)
+        ):
+            raise ValueError(
+                f"{name} must give one entry per query ({len(rows)} queries); got {v._show(values)}"
+            )
+    scores = []
+    for i, row in enumerate(rows):
+        kwargs = {name: values[i] for name, values in per_query.items() if values is not None}
+        if (
+            isinstance(row, np.ndarray)
+            and row.ndim != 1
+            or (isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray)))
+        ):
+            raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v._show(row)}")
+        try:
+            scores.append(metric(row, k, **kwargs))
+        except ValueError as error:
+            raise v.in_query(error, i) from None
+    return float(np.mean(scores))
+
+
+def mean_average_precision(
+    queries: Any,
+    k: int | None = None,
+    *,
+    n_relevant: Any = None,
+    relevant: Any = None,
+    denominator: str = "all_relevant",
+) -> float:
+    """Mean average precision (MAP): the mean of :func:`average_precision` over queries.
+
+    Parameters
+    ----------
+    queries : list of rankings
+        Each a list of grades in ranked order, or of item ids (then pass ``relevant``).
+        The rankings may have different lengths.
+    k : positive int or None
+        Cutoff applied to every query.
+    n_relevant : list, optional
+        R for each query (grades form).
+    relevant : list, optional
+        Judgements for each query (item ids form).
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
+        What each query's AP divides by; see :func:`average_precision`.
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    average_precision
+
+    Examples
+    --------
+    >>> queries = [[1, 0, 1, 0, 1], [0, 1, 0, 1, 0], [1, 1, 0, 0, 0]]
+    >>> round(mean_average_precision(queries), 4)  # (0.7556 + 0.5 + 1.0) / 3
+    0.7519
+    """
+    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
+    return _mean_over_queries(
+        partial(average_precision, denominator=denominator),
+        queries,
+        k,
+        {"n_relevant": n_relevant, "relevant": relevant},
+    )
+
+
+def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = None) -> float:
+    """Mean reciprocal rank (MRR): the mean of :func:`reciprocal_rank` over queries.
+
+    Parameters
+    ----------
+    queries : list of rankings
+        As in :func:`mean_average_precision`.
+    k : positive int or None
+        Cutoff applied to every query.
+    relevant : list, optional
+        Judgements for each query (item ids form).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    reciprocal_rank
+
+    Examples
+    --------
+    >>> queries = [[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0]]
+    >>> round(mean_reciprocal_rank(queries), 4)  # (1 + 1/3 + 1/2) / 3
+    0.6111
+    """
+    return _mean_over_queries(reciprocal_rank, queries, k, {"relevant": relevant})
+
+
+# ---------------------------------------------------------------- registration
+
+
+def _evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
+    # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
+    rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
+    return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+
+
+register(
+    Metric(
+        "reciprocal_rank",
+        reciprocal_rank,
+        label="RR",
+        title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
+        names=("rr", "mrr"),
+        trec_name="recip_rank",
+        evaluate=lambda c, k: reciprocal_rank(c.binary, k),
+        explain="hits",
+        command="rr",
+        examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "mean_rank",
+        mean_rank,
+        label="MR",
+        title="MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
+        explain="hits",
+        command="mr",
+        examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "average_precision",
+        average_precision,
+        label="AP",
+        title="AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
+        names=("ap", "map"),
+        trec_name="map",
+        trec_cutoff_name="map_cut",
+        evaluate=_evaluate_ap,
+        explain="hits",
+        command="ap",
+        keywords=("n_relevant",),
+        examples=(
+            "rankmetrics ap O X O X O",
+            "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "mean_reciprocal_rank",
+        mean_reciprocal_rank,
+        label="MRR",
+        title="MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
+        inputs="queries",
+        explain="mean",
+        per_query="reciprocal_rank",
+        command="mrr",
+        examples=(
+            "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
+            "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "mean_average_precision",
+        mean_average_precision,
+        label="MAP",
+        title="MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
+        inputs="queries",
+        explain="mean",
+        per_query="average_precision",
+        command="map",
+        keywords=("n_relevant",),
+        examples=(
+            "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
+            "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
+        ),
+        worksheet=True,
+    )
+)

@@ -1,0 +1,323 @@
+"""Metrics that ask *whether* relevant items are in the top k, not where.
+
+Precision@k, Recall@k, F1@k and Hit rate@k ignore the order inside the top k.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..registry import Metric, register
+from .conventions import cutoff, is_relevant
+from .inputs import prepare
+
+
+def _hits(x: Any, k: Any, relevant: Any, n_relevant: Any = None):
+    k = v.check_k(k)
+    queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
+    top, depth = cutoff(queries.grades, k)
+    hits = np.count_nonzero(is_relevant(top), axis=1).astype(float)
+    return queries, hits, depth
+
+
+def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    # A query with no relevant item scores 0 (trec_eval), never NaN.
+    out = np.zeros_like(numerator, dtype=float)
+    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return out
+
+
+def precision(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Precision@k: the share of the top k that is relevant.
+
+    Rewards a clean top of the list. Order inside the top k does not matter.
+    The denominator is always k: when the list is shorter than k, the missing
+    ranks count as non-relevant (trec_eval's ``P_k``; scikit-learn has no P@k).
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+        Grades > 0 are relevant. With item ids, pass ``relevant`` too.
+    k : positive int or None
+        Cutoff; ``None`` uses the whole list.
+    relevant : set, list or mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    recall, f1, hit_rate
+
+    References
+    ----------
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.
+
+    Examples
+    --------
+    >>> precision([1, 0, 1, 0, 1], k=3)
+    0.6666666666666666
+    >>> precision(list("ABCDE"), k=5, relevant={"B", "D", "F", "G"})
+    0.4
+    >>> precision([1, 1, 1], k=10)  # 3 hits, 7 missing ranks count as misses
+    0.3
+    """
+    queries, hits, depth = _hits(x, k, relevant)
+    return queries.finish(hits / depth)
+
+
+def recall(
+    x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None
+) -> float | np.ndarray:
+    """Recall@k: the share of all relevant items that reached the top k.
+
+    The denominator counts every relevant item, listed or not. In the
+    grades form it defaults to the relevant grades in the list; pass
+    ``n_relevant`` when more relevant items exist than were listed. With item
+    ids it is every judged relevant item (trec_eval's ``recall_k``). A query
+    with no relevant item scores 0.
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`precision`.
+    n_relevant : int or one int per query, optional
+        Relevant items in total (grades form only).
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    precision, f1, hit_rate
+
+    References
+    ----------
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.
+
+    Examples
+    --------
+    >>> recall([1, 0, 1, 0, 1], k=3, n_relevant=4)
+    0.5
+    >>> recall(list("ABCDE"), k=5, relevant={"B", "D", "F", "G"})
+    0.5
+    """
+    queries, hits, _ = _hits(x, k, relevant, n_relevant)
+    return queries.finish(_safe_divide(hits, queries.n_relevant))
+
+
+def f1(x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
+    """F1@k: the harmonic mean of Precision@k and Recall@k.
+
+    High only when both are high. 0 when there is no hit.
+
+    Parameters
+    ----------
+    x, k, n_relevant, relevant
+        As in :func:`recall`.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    precision, recall
+
+    References
+    ----------
+    van Rijsbergen, *Information Retrieval* (1979), ch. 7.
+
+    Examples
+    --------
+    >>> round(f1(list("ABCDE"), k=5, relevant={"B", "D", "F", "G"}), 4)  # 2*0.4*0.5/0.9
+    0.4444
+    """
+    queries, hits, depth = _hits(x, k, relevant, n_relevant)
+    p = hits / depth
+    r = _safe_divide(hits, queries.n_relevant)
+    return queries.finish(_safe_divide(2 * p * r, p + r))
+
+
+def r_precision(x: Any, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
+    """R-precision: Precision@R, where R is the number of relevant items of the query.
+
+    The cutoff adapts to each query, so a query with 2 relevant items is
+    judged on its top 2 and one with 50 on its top 50. At that cutoff
+    precision equals recall, which is why R-precision is also called the
+    break-even point. A list shorter than R counts the missing ranks as
+    non-relevant; a query with R = 0 scores 0 (trec_eval's ``Rprec``).
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+        Grades > 0 are relevant. With item ids, pass ``relevant`` too.
+    n_relevant : int or one int per query, optional
+        R, the relevant items in total (grades form only; default: the
+        relevant grades in the list).
+    relevant : set, list or mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids; R counts every judged relevant item.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    precision, recall
+
+    References
+    ----------
+    Buckley & Voorhees, "Retrieval evaluation with incomplete information", SIGIR 2004;
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.
+
+    Examples
+    --------
+    >>> r_precision(list("ABCDE"), relevant={"B", "D", "F", "G"})  # R = 4: B, D in the top 4
+    0.5
+    >>> r_precision([1, 0, 0, 1, 1], n_relevant=5)  # R = 5: 3 hits in the top 5
+    0.6
+    >>> r_precision([[1, 1, 0], [0, 0, 1]])  # R = 2 and R = 1, one per row
+    array([1., 0.])
+    """
+    queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
+    hits = is_relevant(queries.grades)
+    ranks = np.arange(1, hits.shape[1] + 1)
+    in_top_r = hits & (ranks[None, :] <= queries.n_relevant[:, None])
+    found = np.count_nonzero(in_top_r, axis=1).astype(float)
+    return queries.finish(_safe_divide(found, queries.n_relevant))
+
+
+def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Hit rate@k (HR@k): 1.0 when at least one relevant item is in the top k, else 0.0.
+
+    Averaged over queries it is the share of queries with any hit. With one
+    relevant item per query it equals Recall@k.
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`precision`.
+
+    Returns
+    -------
+    float (1.0 or 0.0), or a 1-D array for a batch.
+
+    See Also
+    --------
+    recall, reciprocal_rank
+
+    References
+    ----------
+    Deshpande & Karypis, "Item-based top-N recommendation algorithms", ACM TOIS 22(1), 2004.
+
+    Examples
+    --------
+    >>> hit_rate([0, 0, 0, 1, 0], k=3)
+    0.0
+    >>> hit_rate([0, 0, 0, 1, 0], k=5)
+    1.0
+    """
+    queries, hits, _ = _hits(x, k, relevant)
+    return queries.finish((hits > 0).astype(float))
+
+
+# ---------------------------------------------------------------- registration
+
+register(
+    Metric(
+        "precision",
+        precision,
+        label="Precision",
+        symbol="P",
+        title="Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
+        cutoff="required",
+        names=("precision", "p"),
+        trec_cutoff_name="P",
+        evaluate=lambda c, k: precision(c.binary, k),
+        explain="hits",
+        command="precision",
+        examples=(
+            "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
+            "rankmetrics precision O X O X O --k 3 --explain",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "recall",
+        recall,
+        label="Recall",
+        symbol="R",
+        title="Recall@k: 전체 정답 중 상위 k개에 든 비율",
+        cutoff="required",
+        names=("recall", "r"),
+        trec_cutoff_name="recall",
+        evaluate=lambda c, k: recall(c.binary, k, n_relevant=c.n_relevant),
+        explain="hits",
+        command="recall",
+        keywords=("n_relevant",),
+        examples=(
+            "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
+            "rankmetrics recall O X O X O --k 3 --n-relevant 4",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "f1",
+        f1,
+        label="F1",
+        title="F1@k: Precision@k와 Recall@k의 조화평균",
+        cutoff="required",
+        names=("f1",),
+        evaluate=lambda c, k: f1(c.binary, k, n_relevant=c.n_relevant),
+        explain="hits",
+        command="f1",
+        keywords=("n_relevant",),
+        examples=("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "hit_rate",
+        hit_rate,
+        label="Hit rate",
+        symbol="HR",
+        title="Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
+        cutoff="required",
+        names=("hit_rate", "hr", "success"),
+        trec_cutoff_name="success",
+        evaluate=lambda c, k: hit_rate(c.binary, k),
+        explain="hits",
+        command="hit-rate",
+        examples=(
+            "rankmetrics hit-rate 0 0 0 1 0 --k 3",
+            "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
+        ),
+        worksheet=True,
+    )
+)
+register(
+    Metric(
+        "r_precision",
+        r_precision,
+        label="R-precision",
+        symbol="R-Prec",
+        title="R-precision: 상위 R개(R = 전체 정답 수) 중 정답의 비율",
+        cutoff="none",
+        names=("r_precision", "rprec"),
+        trec_name="Rprec",
+        evaluate=lambda c, k: r_precision(c.binary, n_relevant=c.n_relevant),
+        explain="hits",
+    )
+)

@@ -1,0 +1,1 @@
+"""For learners and teachers: step tables (explain) and worksheets."""

@@ -1,0 +1,64 @@
+"""Step tables for MRR and MAP: each query's own table, then the mean over queries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import numpy as np
+
+from ...registry import METRICS
+from .steps import NONE, Column, Explanation, Section, exact_text, finish, hand_text, round_half_up, verify
+
+_PER_QUERY = ("relevant", "n_relevant")  # keywords given once per query; the rest apply to every query
+
+
+def explain_mean(metric, queries_in, k, decimals, kwargs, explain: Callable[..., Explanation]) -> Explanation:
+    """MRR or MAP: one step table per query (drawn by ``explain``), then the mean of their values."""
+    registered = METRICS[metric]
+    single = registered.per_query
+    official = registered.function(queries_in, k, **kwargs)  # validates the list of queries
+    queries_list = list(queries_in)
+    parts = []
+    for i, query in enumerate(queries_list):
+        per_query = {
+            name: (values[i] if name in _PER_QUERY else values)
+            for name, values in kwargs.items()
+            if values is not None
+        }
+        parts.append(explain(single, query, k, decimals=decimals, **per_query))
+    label = registered.symbol + (f"@{k}" if k is not None else "")
+    inner = METRICS[single].symbol
+    rows = []
+    for i, part in enumerate(parts, start=1):
+        row = {"query": i, "value": part.value}
+        if decimals is not None:
+            row["value_rounded"] = part.rounded
+        rows.append(row)
+    values = [part.value for part in parts]
+    stepwise = float(np.mean(values))
+    value = verify(label, stepwise, official)
+    n = len(parts)
+    lines = [f"{label} = ({' + '.join(exact_text(x) for x in values)}) ÷ {n} = {exact_text(value)}"]
+    hand = None
+    if decimals is not None:
+        hand_terms = [round_half_up(part.rounded, decimals) for part in parts]
+        hand_total = sum(hand_terms, Decimal(0))
+        hand = round_half_up(hand_total / n, decimals)
+        lines.append(
+            f"손 계산: {label} = ({' + '.join(hand_text(t, decimals) for t in hand_terms)}) ÷ {n} "
+            f"= {hand_text(hand_total, decimals)} ÷ {n} = {hand_text(hand, decimals)}"
+        )
+    columns = [Column("query", "질의"), Column("value", inner, decimals)]
+    sections = []
+    for i, part in enumerate(parts, start=1):
+        for section in part.sections:
+            sections.append(
+                Section(f"질의 {i}: {section.title}", section.columns, section.rows, section.lines)
+            )
+    sections.append(Section("질의별 값과 평균", columns, rows, lines))
+    conventions = dict(parts[0].conventions)
+    each = "첫 정답의 순위" if single == "reciprocal_rank" else "전체 관련 수 R"
+    conventions["denominator"] = f"질의 수 {n} (질의마다 {inner}의 분모는 {each})"
+    conventions["cutoff"] = f"k = {k}" if k is not None else f"{NONE} (질의마다 목록 전체)"
+    return finish(metric, label, value, hand, rows, conventions, sections, decimals, parts=parts)

@@ -1,0 +1,332 @@
+"""The shared parts of every step table: the Explanation, its rendering, numbers as a person writes them.
+
+The step formulas in the family modules (``dcg_steps``, ``hit_steps``,
+``mean_steps``, ``rating_steps``) restate each metric by hand, the way a
+learner computes it, row by row. That is a second computation on purpose:
+:func:`verify` checks every table's total against the public metric function,
+so a step table can never drift from the number the package reports.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import Any
+
+import numpy as np
+
+from ...tables import html_table, text_table
+
+# The convention card uses these words and this order for every metric.
+_CARD_FIELDS = (
+    ("gain", "이득"),
+    ("discount", "할인"),
+    ("ideal", "이상적 순서"),
+    ("denominator", "분모"),
+    ("cutoff", "컷오프"),
+)
+NONE = "없음"
+GAIN_WORDS = {
+    "linear": "등급 그대로 (linear)",
+    "exponential": "2^등급 − 1 (exponential)",
+    "binary": "관련이면 1 (binary)",
+}
+RELEVANT_WORDS = "관련이면 1, 아니면 0 (등급 > 0 이 관련)"
+
+_LEGEND = "칸의 값은 손 계산(반올림)이고, 정확한 값이 다르게 읽히는 칸만 괄호 안에 정확한 값을 적었습니다."
+_EXACT_PLACES = 4  # exact values are shown with 4 decimals, as the documents print them
+
+
+# ---------------------------------------------------------------------------
+# numbers as a person writes them
+
+
+def round_half_up(value: float | Decimal, places: int) -> Decimal:
+    """Round half up (0.625 -> 0.63), as taught at school; not Python's round-half-even."""
+    number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    # Enough digits for the whole number plus `places` decimals (1e20 to 10 places needs 31).
+    digits = max(28, number.adjusted() + places + 2)
+    return number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=Context(prec=digits))
+
+
+def exact_text(value: float) -> str:
+    """An exact value for reading: whole numbers bare, otherwise 4 decimals without trailing zeros."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    if float(value).is_integer():
+        return str(int(value))
+    text = f"{float(value):.{_EXACT_PLACES}f}".rstrip("0").rstrip(".")
+    return text
+
+
+def hand_text(value: Decimal | float, places: int) -> str:
+    """A hand-rounded value: whole numbers bare (3, 0), otherwise exactly `places` decimals."""
+    number = round_half_up(value, places)
+    if number == number.to_integral_value():
+        return str(int(number))
+    return f"{number:.{places}f}"
+
+
+# ---------------------------------------------------------------------------
+# the result object
+
+
+@dataclass
+class Column:
+    key: str
+    header: str
+    places: int | None = None  # decimals of the hand-rounded value; None: not rounded
+    align: str = "right"
+
+
+@dataclass
+class Section:
+    """One step table with the formula lines that sum it up."""
+
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Any]]
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Explanation:
+    """A metric's calculation, step by step.
+
+    Attributes
+    ----------
+    metric : str
+        The public metric name, e.g. ``"ndcg"``.
+    label : str
+        How the value is written, e.g. ``"nDCG@5"``.
+    value : float
+        The exact value; always equal to calling the metric itself.
+    rounded : float or None
+        The result of the hand calculation when ``decimals`` was given.
+    rows : list of dict
+        The main table, one dict per rank (per item for MSE/MAE/RMSE, per query for MRR/MAP).
+    ideal_rows : list of dict or None
+        The ideal ordering's table (DCG-based metrics with a normalisation).
+    card : str
+        The convention card: gain, discount, ideal, denominator, cutoff.
+    conventions : dict
+        The same card as data.
+    difference : str or None
+        In rounding mode, where the hand calculation first parts from the exact one.
+    parts : list of Explanation
+        One explanation per query (MRR, MAP).
+    sections : list of Section
+        The tables in display order, each with its formula lines.
+    steps : list of str
+        The formula lines with the numbers filled in (a property).
+    summary : list of str
+        In rounding mode: the hand result next to the exact one, and where they part.
+
+    ``str(e)`` is an aligned text table for a terminal, ``e._repr_html_()`` an
+    HTML table for Jupyter, ``e.to_markdown()`` pipe tables for a document.
+    """
+
+    metric: str
+    label: str
+    value: float
+    rounded: float | None
+    rows: list[dict[str, Any]]
+    card: str
+    conventions: dict[str, str]
+    sections: list[Section]
+    summary: list[str]
+    decimals: int | None = None
+    discount_decimals: int | None = None
+    ideal_rows: list[dict[str, Any]] | None = None
+    difference: str | None = None
+    parts: list[Explanation] = field(default_factory=list)
+
+    @property
+    def steps(self) -> list[str]:
+        """The formula lines with the numbers filled in, in order (exact, then by hand)."""
+        return [line for section in self.sections for line in section.lines]
+
+    # -- rendering ---------------------------------------------------------
+    def __repr__(self) -> str:
+        hand = "" if self.rounded is None else f", 손 계산 {hand_text(self.rounded, self.decimals)}"
+        return f"<Explanation {self.label} = {exact_text(self.value)}{hand}>"
+
+    def _cell(self, row: dict[str, Any], column: Column) -> str:
+        value = row.get(column.key)
+        if value is None:
+            return ""
+        if isinstance(value, str) or column.key in ("item", "query"):
+            return str(value)
+        if isinstance(value, (bool, np.bool_)):
+            return "O" if value else "X"
+        rounded = row.get(column.key + "_rounded")
+        if rounded is None or column.places is None:
+            return exact_text(value)
+        text = hand_text(rounded, column.places)
+        exact = exact_text(value)
+        if Decimal(text) != Decimal(exact):  # show the exact value only where it reads differently
+            text += f" ({exact})"
+        return text
+
+    def _tables(self) -> list[tuple[Section, list[str], list[list[str]]]]:
+        out = []
+        for section in self.sections:
+            headers = [c.header for c in section.columns]
+            cells = [[self._cell(row, c) for c in section.columns] for row in section.rows]
+            out.append((section, headers, cells))
+        return out
+
+    def __str__(self) -> str:
+        lines = [f"{self.label} 단계표"]
+        if self.decimals is not None:
+            lines.append(_LEGEND)
+        for section, headers, cells in self._tables():
+            lines.append("")
+            lines.append(f"[{section.title}]")
+            if not headers:
+                lines.extend(section.lines)
+                continue
+            aligns = [c.align for c in section.columns]
+            lines.append(text_table(headers, cells, aligns))
+            lines.extend(section.lines)
+        lines.append("")
+        lines.extend(self.summary)
+        lines.append(self.card)
+        return "\n".join(lines)
+
+    def to_markdown(self) -> str:
+        """The step tables as Markdown (pipe tables), e.g. for an answer key."""
+        out = [f"*{_LEGEND}*", ""] if self.decimals is not None else []
+        for section, headers, cells in self._tables():
+            out.append(f"**{_md_escape(section.title)}**")
+            out.append("")
+            if not headers:
+                out.extend(f"    {line}" for line in section.lines)
+                out.append("")
+                continue
+            out.append("| " + " | ".join(_md_escape(h) for h in headers) + " |")
+            out.append(
+                "|" + "|".join("---:" if c.align == "right" else ":---" for c in section.columns) + "|"
+            )
+            out.extend("| " + " | ".join(_md_escape(cell) for cell in row) + " |" for row in cells)
+            out.append("")
+            out.extend(f"    {line}" for line in section.lines)
+            if section.lines:
+                out.append("")
+        out.extend(f"- {_md_escape(line)}" for line in self.summary)
+        out.append(f"- {_md_escape(self.card)}")
+        return "\n".join(out) + "\n"
+
+    def _repr_html_(self) -> str:
+        parts = [f'<div class="rankmetrics-explain"><p><strong>{html.escape(self.label)} 단계표</strong></p>']
+        if self.decimals is not None:
+            parts.append(f"<p><em>{html.escape(_LEGEND)}</em></p>")
+        for section, headers, cells in self._tables():
+            if not headers:
+                parts.append(f"<p>{html.escape(section.title)}</p>")
+                parts.append("<pre>" + html.escape("\n".join(section.lines)) + "</pre>")
+                continue
+            aligns = [c.align for c in section.columns]
+            parts.append(html_table(headers, cells, aligns, caption=section.title))
+            if section.lines:
+                parts.append("<pre>" + html.escape("\n".join(section.lines)) + "</pre>")
+        parts.extend(f"<p>{html.escape(line)}</p>" for line in self.summary)
+        parts.append(f"<p><small>{html.escape(self.card)}</small></p></div>")
+        return "".join(parts)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _card(conventions: dict[str, str]) -> str:
+    return "규칙 │ " + " │ ".join(f"{word}: {conventions[key]}" for key, word in _CARD_FIELDS)
+
+
+def verify(label: str, stepwise: float, official: float) -> float:
+    """The table's own total must equal the metric function's value; the metric's value is returned."""
+    same = (math.isnan(stepwise) and math.isnan(official)) or math.isclose(
+        stepwise, official, rel_tol=1e-12, abs_tol=1e-12
+    )
+    if not same:
+        raise AssertionError(f"step table for {label} sums to {stepwise!r} but the metric gives {official!r}")
+    return official
+
+
+def cutoff_words(k: int | None, n: int) -> str:
+    return f"k = {k}" if k is not None else f"{NONE} (목록 전체 {n}개)"
+
+
+def _first_difference(sections: list[Section]) -> str | None:
+    """The first hand-rounded cell that differs from the exact value rounded the same way."""
+    for section in sections:
+        for row in section.rows:
+            for column in section.columns:
+                hand = row.get(column.key + "_rounded")
+                exact = row.get(column.key)
+                if hand is None or column.places is None or exact is None:
+                    continue
+                if round_half_up(hand, column.places) != round_half_up(exact, column.places):
+                    where = f"{row['rank']}위의 " if "rank" in row else ""
+                    return (
+                        f"처음 갈라지는 곳: [{section.title}] {where}{column.header} — 손 계산 "
+                        f"{hand_text(hand, column.places)}, 정확한 값 {exact_text(exact)} "
+                        f"(소수 {column.places}자리로 반올림하면 {hand_text(exact, column.places)})"
+                    )
+    return None
+
+
+def _result_lines(
+    label: str, value: float, hand: Decimal | None, decimals: int | None, sections, discount_decimals=None
+) -> tuple:
+    """Summary lines for rounding mode, the rounded float and the difference note."""
+    if hand is None:
+        return [], None, None
+    rounded = float(round_half_up(hand, decimals))
+    how = f"소수 {decimals}자리"
+    if discount_decimals is not None and discount_decimals != decimals:
+        how += f", 할인표 소수 {discount_decimals}자리"
+    lines = [
+        (
+            f"손 계산 ({how}): {label} = {hand_text(hand, decimals)}  ·  정확한 값: {exact_text(value)} "
+            f"(소수 {decimals}자리로 반올림하면 {hand_text(value, decimals)})"
+        )
+    ]
+    note = _first_difference(sections)
+    if note is None and round_half_up(hand, decimals) != round_half_up(value, decimals):
+        note = "처음 갈라지는 곳: 마지막 반올림 — 단계마다 반올림한 오차가 쌓였습니다"
+    lines.append(note or f"손 계산이 모든 단계에서 정확한 값(소수 {decimals}자리 반올림)과 같습니다")
+    return lines, rounded, note
+
+
+def finish(
+    metric, label, value, hand, rows, conventions, sections, decimals, discount_decimals=None, **extra
+):
+    """Assemble the Explanation: summary lines, rounded result and difference note, card."""
+    summary, rounded, difference = _result_lines(label, value, hand, decimals, sections, discount_decimals)
+    return Explanation(
+        metric=metric,
+        label=label,
+        value=value,
+        rounded=rounded,
+        rows=rows,
+        card=_card(conventions),
+        conventions=conventions,
+        sections=sections,
+        summary=summary,
+        decimals=decimals,
+        discount_decimals=discount_decimals,
+        difference=difference,
+        **extra,
+    )
+
+
+def beyond_float_range(name: str, steps: str) -> ValueError:
+    return ValueError(
+        f"{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. "
+        "The metric itself computes with scaled values; call it directly for the result."
+    )

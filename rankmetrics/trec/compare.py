@@ -1,0 +1,403 @@
+"""Compare two runs on the same queries: paired tests, a bootstrap interval, Holm's correction.
+
+Two systems are compared query by query: for each query the difference
+``b - a`` of a metric, then tests of whether the mean difference could be 0.
+The statistics come from :mod:`scipy.stats` (``ttest_rel``,
+``permutation_test``, ``bootstrap``), seeded, so a result can be reproduced
+exactly; only Holm's step-down adjustment, a few lines, is written here
+because SciPy does not ship it.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..tables import html_table, text_table
+from .evaluate import Evaluation, evaluate
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+CI_METHODS = ("BCa", "percentile", "basic")
+
+# Differences this close to constant make the t statistic 0/0 and the
+# bootstrap distribution a single point; they are handled without SciPy.
+_CONSTANT = 1e-12
+
+# Why a t-test p-value is nan, in the table's note.
+_NO_SPREAD = "every query's difference is the same, so the t-test is undefined (its spread is 0)"
+
+
+def holm(p_values: Any) -> np.ndarray:
+    """Holm's step-down adjustment of p-values for testing several hypotheses at once.
+
+    Sort the m p-values from small to large, multiply the i-th smallest
+    (i = 0, 1, ...) by m - i, carry the running maximum forward so the order
+    is kept, and cap at 1. Rejecting where the adjusted value is below alpha
+    keeps the chance of any false rejection at most alpha, whatever the
+    dependence between the tests, and rejects at least as often as Bonferroni.
+
+    A ``nan`` p-value (a test that could not be computed, such as a t-test on
+    differences without spread) stays ``nan``, and the others are adjusted
+    over the m tests that were computed: a hypothesis that was never tested
+    cannot be falsely rejected (R's ``p.adjust`` does the same with ``NA``).
+
+    Parameters
+    ----------
+    p_values : sequence of numbers in [0, 1], or nan
+
+    Returns
+    -------
+    numpy.ndarray of adjusted p-values, in the input order.
+
+    References
+    ----------
+    Holm, "A simple sequentially rejective multiple test procedure",
+    Scandinavian Journal of Statistics 6(2), 1979.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).tolist()  # 3*0.01, max(2*0.03, 0.03), max(1*0.04, 0.06)
+    [0.03, 0.06, 0.06]
+    >>> holm([0.01, float("nan"), 0.04]).tolist()  # two tests computed: 2*0.01, max(1*0.04, 0.02)
+    [0.02, nan, 0.04]
+    """
+    p = v._to_float_array(p_values, "p_values")
+    if p.ndim != 1 or p.size == 0:
+        raise ValueError(f"p_values must be a non-empty 1-D sequence; got {v._show(p_values)}")
+    tested = ~np.isnan(p)
+    if not np.all((p[tested] >= 0) & (p[tested] <= 1)):
+        raise ValueError(f"p_values must lie in [0, 1] (or be nan: not computed); got {v._show(p_values)}")
+    out = np.full(p.shape, np.nan)
+    defined = p[tested]
+    order = np.argsort(defined, kind="stable")
+    scaled = (defined.size - np.arange(defined.size)) * defined[order]
+    adjusted = np.empty_like(defined)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    out[tested] = adjusted
+    return out
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """The comparison of one metric between run a and run b (difference = b - a)."""
+
+    metric: str
+    mean_a: float
+    mean_b: float
+    difference: float  # mean of the per-query differences b - a
+    ci_low: float
+    ci_high: float
+    t_statistic: float  # nan when every difference is the same (no spread)
+    p_ttest: float  # nan likewise: the t-test is undefined
+    p_permutation: float
+    p_ttest_holm: float
+    p_permutation_holm: float
+    wins: int  # queries where b scores higher
+    losses: int  # queries where b scores lower
+    ties: int
+
+
+@dataclass(frozen=True, repr=False)
+class Comparison:
+    """What :func:`compare` returns: one :class:`MetricComparison` per metric, and both evaluations.
+
+    Attributes
+    ----------
+    results : dict
+        ``{metric: MetricComparison}``.
+    a, b : Evaluation
+        The per-query values of each run.
+    settings : dict
+        ``n_resamples``, ``confidence_level``, ``alternative``, ``ci_method``, ``random_state``.
+    """
+
+    results: dict[str, MetricComparison]
+    a: Evaluation
+    b: Evaluation
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def queries(self) -> tuple[str, ...]:
+        return self.a.queries
+
+    def __getitem__(self, metric: str) -> MetricComparison:
+        if metric not in self.results:
+            raise KeyError(f"metric {metric!r} was not compared; the metrics are {list(self.results)}")
+        return self.results[metric]
+
+    def differences(self, metric: str) -> np.ndarray:
+        """Per-query differences b - a of one metric, aligned with ``queries``."""
+        self[metric]
+        return self.b.per_query[metric] - self.a.per_query[metric]
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """``{metric: {field: value}}`` in plain Python numbers."""
+        return {
+            m: {name: value for name, value in vars(row).items() if name != "metric"}
+            for m, row in self.results.items()
+        }
+
+    def _table(self) -> tuple[list[str], list[list[str]]]:
+        def p(value: float) -> str:
+            return "n/a" if np.isnan(value) else f"{value:.4f}"
+
+        level = f"{self.settings.get('confidence_level', 0.95):.0%}"
+        header = ["metric", "a", "b", "b - a", f"{level} CI", "p (t)", "p (perm.)", "Holm p (perm.)", "+/=/-"]
+        rows = [
+            [
+                r.metric,
+                f"{r.mean_a:.4f}",
+                f"{r.mean_b:.4f}",
+                f"{r.difference:+.4f}",
+                f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]",
+                p(r.p_ttest),
+                p(r.p_permutation),
+                p(r.p_permutation_holm),
+                f"{r.wins}/{r.ties}/{r.losses}",
+            ]
+            for r in self.results.values()
+        ]
+        return header, rows
+
+    def _caption(self) -> str:
+        s = self.settings
+        return (
+            f"{len(self.queries)} queries, difference = b - a; paired t-test, paired permutation test "
+            f"({s.get('alternative')}), {s.get('ci_method')} bootstrap CI; Holm across "
+            f"{len(self.results)} metrics; n_resamples={s.get('n_resamples')}, random_state={s.get('random_state')}"
+            + self._notes()
+        )
+
+    def _notes(self) -> str:
+        """Why a p-value reads n/a, and what a one-point interval means; empty when nothing needs saying."""
+        flat = [m for m, r in self.results.items() if np.isnan(r.p_ttest)]
+        if not flat:
+            return ""
+        return (
+            f". Note for {', '.join(flat)}: p (t) n/a: {_NO_SPREAD}; the bootstrap interval is then a "
+            "single point, since every resample has the same mean. The permutation test still applies."
+        )
+
+    def __str__(self) -> str:
+        header, rows = self._table()
+        return text_table(header, rows) + "\n" + self._caption()
+
+    def __repr__(self) -> str:
+        return f"<Comparison: {len(self.queries)} queries, metrics {list(self.results)}>"
+
+    def _repr_html_(self) -> str:
+        header, rows = self._table()
+        return html_table(
+            header, rows, caption=self._caption(), css_class="rankmetrics-comparison", row_headers=True
+        )
+
+
+def compare(
+    run_a: Any,
+    run_b: Any,
+    qrels: Any,
+    metrics: Any,
+    *,
+    n_resamples: int = 9999,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    ci_method: str = "BCa",
+    random_state: int = 0,
+    **conventions: Any,
+) -> Comparison:
+    """Compare two runs query by query: is run b's mean different from run a's?
+
+    For each metric, the per-query differences d = b - a are tested three ways:
+
+    - paired t-test (``scipy.stats.ttest_rel``): assumes the mean of d is
+      roughly normal; quick, and usually close to the permutation test;
+    - paired randomization test (``scipy.stats.permutation_test`` with
+      ``permutation_type="samples"``): under "no difference" the labels a/b
+      of each query are exchangeable, so it swaps them at random (every one
+      of the 2**n swaps when n_resamples allows) and asks how often the mean
+      difference is at least as extreme; it assumes no distribution;
+    - a bootstrap confidence interval of the mean difference
+      (``scipy.stats.bootstrap``), resampling queries with replacement.
+
+    When every query's difference is the same (identical runs, or every query
+    moved by the same amount), the t statistic is 0/0 or infinite: the t-test
+    is undefined, so ``t_statistic`` and ``p_ttest`` are ``nan`` (the table
+    shows n/a and a note says why; Holm leaves them out), the bootstrap
+    interval is the single point d, and the permutation test stays exact
+    (2 / 2**n for a constant shift on n queries, 1 for no change).
+
+    With several metrics, Holm's correction (:func:`holm`) adjusts each test's
+    p-values across the metrics. Randomness is seeded from ``random_state``
+    and the metric's name, so a metric's numbers do not change when other
+    metrics are added.
+
+    Parameters
+    ----------
+    run_a, run_b : path, open file, or dict ``{qid: {docno: score}}``
+        The baseline and the challenger, evaluated on the same queries.
+    qrels : path, open file, or dict ``{qid: {docno: grade}}``
+    metrics : str or list of str
+        As in :func:`evaluate`.
+    n_resamples : int, default 9999
+        Resamples of the permutation test and of the bootstrap.
+    confidence_level : float, default 0.95
+    alternative : {"two-sided", "greater", "less"}
+        For both tests; "greater" asks whether b scores higher than a.
+    ci_method : {"BCa", "percentile", "basic"}
+        The bootstrap interval (SciPy's default is BCa).
+    random_state : int, default 0
+        Seed of the resampling.
+    **conventions
+        Passed to :func:`evaluate` (``relevance_level``, ``missing``,
+        ``ties``, ``gain``, ``ideal``, ``denominator``).
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    ValueError
+        When the two runs are evaluated on different queries (pass
+        ``missing="zero"`` to score absent queries 0 in both), when fewer
+        than 2 queries are evaluated, or for a bad argument.
+
+    See Also
+    --------
+    evaluate, holm
+
+    References
+    ----------
+    Smucker, Allan & Carterette, "A comparison of statistical significance tests for information
+    retrieval evaluation", CIKM 2007; Efron & Tibshirani, *An Introduction to the Bootstrap* (1993);
+    Holm, Scandinavian Journal of Statistics 6(2), 1979.
+
+    Examples
+    --------
+    >>> qrels = {q: {"d1": 1, "d2": 1} for q in "abcd"}
+    >>> run_a = {q: {"d1": 0.2, "d2": 0.1, "d3": 0.9} for q in "abcd"}
+    >>> run_b = {"a": {"d1": 0.9, "d2": 0.1, "d3": 0.5}, "b": {"d1": 0.9, "d2": 0.8, "d3": 0.5},
+    ...          "c": {"d1": 0.2, "d2": 0.1, "d3": 0.9}, "d": {"d1": 0.9, "d2": 0.1, "d3": 0.5}}
+    >>> result = compare(run_a, run_b, qrels, "mrr")
+    >>> result["mrr"].difference  # three queries go from RR 1/2 to 1, one stays
+    0.375
+    >>> result["mrr"].p_permutation  # all 2**4 = 16 swaps; 4 give a mean as far from 0
+    0.25
+    """
+    try:
+        from scipy import stats
+    except ImportError:  # numpy is the package's only hard dependency
+        raise ImportError(
+            "compare() needs SciPy 1.15 or newer for its tests: pip install 'rankmetrics[stats]'"
+        ) from None
+
+    n_resamples = v.check_k(n_resamples, "n_resamples")
+    if n_resamples is None:
+        raise ValueError("n_resamples must be a positive integer; got None")
+    level = v.check_probability(confidence_level, "confidence_level")
+    alternative = v.check_choice(alternative, "alternative", ALTERNATIVES)
+    ci_method = v.check_choice(ci_method, "ci_method", CI_METHODS)
+    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
+        raise ValueError(f"random_state must be a non-negative integer seed; got {v._show(random_state)}")
+
+    a = evaluate(qrels, run_a, metrics, **conventions)
+    b = evaluate(qrels, run_b, metrics, **conventions)
+    if a.queries != b.queries:
+        only_a = sorted(set(a.queries) - set(b.queries))
+        only_b = sorted(set(b.queries) - set(a.queries))
+        raise ValueError(
+            "run_a and run_b are evaluated on different queries "
+            f"(only run_a: {', '.join(only_a) or 'none'}; only run_b: {', '.join(only_b) or 'none'}); "
+            "a paired comparison needs the same queries: pass missing='zero' to score a judged "
+            "query that a run lacks as 0 (trec_eval -c)"
+        )
+    if len(a.queries) < 2:
+        raise ValueError(f"a paired comparison needs at least 2 queries; got {len(a.queries)}")
+
+    rows: dict[str, dict[str, Any]] = {}
+    for metric in a.metrics:
+        x, y = a.per_query[metric], b.per_query[metric]
+        seed = [int(random_state), zlib.crc32(metric.encode("utf-8"))]
+        rows[metric] = _one_metric(stats, x, y, seed, n_resamples, level, alternative, ci_method)
+    p_t = holm([r["p_ttest"] for r in rows.values()])
+    p_perm = holm([r["p_permutation"] for r in rows.values()])
+    results = {
+        metric: MetricComparison(
+            metric=metric, p_ttest_holm=float(p_t[i]), p_permutation_holm=float(p_perm[i]), **row
+        )
+        for i, (metric, row) in enumerate(rows.items())
+    }
+    settings = {
+        "n_resamples": n_resamples,
+        "confidence_level": level,
+        "alternative": alternative,
+        "ci_method": ci_method,
+        "random_state": int(random_state),
+    }
+    return Comparison(results, a, b, settings)
+
+
+def _one_metric(
+    stats: Any,
+    x: np.ndarray,
+    y: np.ndarray,
+    seed: list[int],
+    n_resamples: int,
+    level: float,
+    alternative: str,
+    ci_method: str,
+) -> dict[str, Any]:
+    d = y - x
+    mean = float(d.mean())
+
+    def mean_difference(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
+        return np.mean(first - second, axis=axis)
+
+    permutation = stats.permutation_test(
+        (y, x),
+        mean_difference,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        rng=np.random.default_rng([*seed, 1]),
+    )
+    if np.ptp(d) <= _CONSTANT:
+        # Every query moved by the same amount (0 included): the t statistic is
+        # 0/0 or +-inf, so the t-test says nothing; a p-value of 0 would claim
+        # significance from no spread at all. Report nan (the table says why).
+        # The permutation test above is still exact: with every difference c != 0
+        # only "all swapped" and "none swapped" reach |c|, so p = 2 / 2**n.
+        # Every bootstrap resample has the same mean: the interval is that point.
+        t_statistic = p_ttest = math.nan
+        low = high = mean
+    else:
+        t = stats.ttest_rel(y, x, alternative=alternative)
+        t_statistic, p_ttest = float(t.statistic), float(t.pvalue)
+        interval = stats.bootstrap(
+            (d,),
+            np.mean,
+            n_resamples=n_resamples,
+            confidence_level=level,
+            method=ci_method,
+            rng=np.random.default_rng([*seed, 2]),
+        ).confidence_interval
+        low, high = float(interval.low), float(interval.high)
+    return {
+        "mean_a": float(x.mean()),
+        "mean_b": float(y.mean()),
+        "difference": mean,
+        "ci_low": low,
+        "ci_high": high,
+        "t_statistic": t_statistic,
+        "p_ttest": p_ttest,
+        "p_permutation": float(permutation.pvalue),
+        "wins": int(np.count_nonzero(d > 0)),
+        "losses": int(np.count_nonzero(d < 0)),
+        "ties": int(np.count_nonzero(d == 0)),
+    }

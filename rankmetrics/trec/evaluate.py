@@ -1,0 +1,570 @@
+"""Evaluate a run over many queries, with trec_eval's conventions by default.
+
+:func:`evaluate` turns judgements and a run (TREC files or dicts) into one
+padded grade array per metric family and hands it to the package's batch
+metrics through each registered metric's ``evaluate`` hook
+(:mod:`rankmetrics.registry`), so every formula still lives in exactly one
+place. Reading, grouping
+by query and ranking are done by :mod:`rankmetrics.trec.files` and
+:mod:`rankmetrics.trec.ranking`, a group of
+queries at a time when ``chunk_queries`` is given, so that a run file of ten
+million lines is scored in bounded memory by the very same code.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
+from ..registry import METRICS, Columns, Metric, register
+from ..tables import html_table, text_table
+from . import files, ranking
+
+TIES = ("docno_descending", "input_order")
+SCORE_PRECISIONS = ("float32", "float64")
+MISSING = ("skip", "zero")
+
+# trec_eval floors each AP at this value before taking the geometric mean (gm_map).
+_GM_FLOOR = 0.00001
+
+# Measures that exist only over many queries: trec_eval's counts and gm_map.
+register(
+    Metric(
+        "num_ret",
+        None,
+        label="num_ret",
+        title="검색된 문서 수",
+        inputs="trec",
+        cutoff="none",
+        trec_name="num_ret",
+        summary="sum",
+        count=True,
+        reads_ranking=False,
+        evaluate=lambda c, k: c.n_retrieved.astype(float),
+    )
+)
+register(
+    Metric(
+        "num_rel",
+        None,
+        label="num_rel",
+        title="판정된 관련 문서 수",
+        inputs="trec",
+        cutoff="none",
+        trec_name="num_rel",
+        summary="sum",
+        count=True,
+        reads_ranking=False,
+        evaluate=lambda c, k: c.n_relevant,
+    )
+)
+register(
+    Metric(
+        "num_rel_ret",
+        None,
+        label="num_rel_ret",
+        title="검색된 관련 문서 수",
+        inputs="trec",
+        cutoff="none",
+        trec_name="num_rel_ret",
+        summary="sum",
+        count=True,
+        evaluate=lambda c, k: c.binary.sum(axis=1),
+    )
+)
+register(
+    Metric(
+        "gm_map",
+        None,
+        label="GM-MAP",
+        title="AP의 기하평균 (AP는 0.00001 아래로 내리지 않음)",
+        inputs="trec",
+        cutoff="none",
+        trec_name="gm_map",
+        summary="geometric",
+        evaluate=METRICS["average_precision"].evaluate,
+    )
+)
+
+_CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
+
+
+def _evaluated() -> list[Metric]:
+    return [m for m in METRICS.values() if m.evaluate is not None]
+
+
+def known_metrics() -> str:
+    """The names :func:`evaluate` accepts, for messages and documentation."""
+    human, trec = [], []
+    for m in _evaluated():
+        for name in m.names:
+            human.append(f"{name}@k" if m.cutoff == "required" else name)
+            if m.cutoff == "optional":
+                human.append(f"{name}@k")
+        if m.trec_name:
+            trec.append(m.trec_name)
+        if m.trec_cutoff_name:
+            trec.append(f"{m.trec_cutoff_name}_k")
+    return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One requested metric: the name as written, the registered metric, and its cutoff."""
+
+    name: str
+    metric: Metric
+    k: int | None
+
+    @property
+    def family(self) -> str:
+        return self.metric.name
+
+    @property
+    def needs_whole_list(self) -> bool:
+        # Without a cutoff a metric reads the whole ranked list, unless it comes from counts.
+        return self.k is None and self.metric.reads_ranking
+
+
+def parse_metric(name: Any) -> Measure:
+    """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``), from the registry.
+
+    Examples
+    --------
+    >>> parse_metric("ndcg@10")
+    Measure(name='ndcg@10', metric=ndcg, k=10)
+    >>> parse_metric("P_5")
+    Measure(name='P_5', metric=precision, k=5)
+    >>> parse_metric("Rprec")
+    Measure(name='Rprec', metric=r_precision, k=None)
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a metric name must be a non-empty string; got {v._show(name)}")
+    text = name.strip()
+    lower = text.lower()
+    metrics = _evaluated()
+    if "@" in lower:
+        base, _, cut = lower.partition("@")
+        metric = next((m for m in metrics if base in m.names), None)
+        if metric is None or metric.cutoff == "none":
+            raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+        if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
+            raise ValueError(f"the cutoff in {name!r} must be a positive integer, as in {base}@10")
+        return Measure(text, metric, int(cut))
+    prefix, _, cut = lower.rpartition("_")
+    if prefix and _CUTOFF.fullmatch(cut):
+        metric = next((m for m in metrics if (m.trec_cutoff_name or "").lower() == prefix), None)
+        if metric is not None:
+            if int(cut) < 1:
+                raise ValueError(f"the cutoff in {name!r} must be a positive integer")
+            return Measure(text, metric, int(cut))
+    metric = next((m for m in metrics if (m.trec_name or "").lower() == lower), None)
+    metric = metric or next((m for m in metrics if lower in m.names), None)
+    if metric is None:
+        raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+    if metric.cutoff == "required":
+        example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
+        raise ValueError(f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})")
+    return Measure(text, metric, None)
+
+
+def parse_metrics(metrics: Any) -> list[Measure]:
+    """A list of :class:`Measure` from one name or a sequence of names; no name twice."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, Sequence) or isinstance(metrics, bytes) or not metrics:
+        raise ValueError(
+            f"metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
+            f"got {v._show(metrics)}"
+        )
+    measures = [parse_metric(name) for name in metrics]
+    names = [m.name for m in measures]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"metrics lists {name!r} twice")
+    return measures
+
+
+@dataclass(frozen=True, repr=False)
+class Evaluation:
+    """Per-query values and the summary of each metric, as :func:`evaluate` returns them.
+
+    Attributes
+    ----------
+    queries : tuple of str
+        The evaluated query ids, in trec_eval's order (sorted as text).
+    per_query : dict
+        ``{metric: 1-D array}``, one value per query, aligned with ``queries``.
+    summary : dict
+        ``{metric: float}``: trec_eval's ``all`` line. The mean over queries,
+        except the counts ``num_ret``, ``num_rel``, ``num_rel_ret`` (summed)
+        and ``gm_map`` (geometric mean of AP, each floored at 0.00001).
+    missing_queries : tuple of str
+        Judged queries the run does not contain: skipped (``missing="skip"``)
+        or scored 0 (``missing="zero"``).
+    unjudged_queries : tuple of str
+        Queries of the run without any judgement; ignored, as trec_eval does.
+    conventions : dict
+        The convention arguments that produced the numbers.
+    """
+
+    queries: tuple[str, ...]
+    per_query: dict[str, np.ndarray]
+    summary: dict[str, float]
+    missing_queries: tuple[str, ...] = ()
+    unjudged_queries: tuple[str, ...] = ()
+    conventions: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metric names, as they were asked for."""
+        return tuple(self.per_query)
+
+    def __len__(self) -> int:
+        return len(self.queries)
+
+    def value(self, metric: str, qid: Any) -> float:
+        """One query's value of one metric."""
+        if metric not in self.per_query:
+            raise ValueError(f"metric {metric!r} was not evaluated; the metrics are {list(self.metrics)}")
+        try:
+            index = self.queries.index(str(qid))
+        except ValueError:
+            raise ValueError(f"query {str(qid)!r} was not evaluated") from None
+        return _plain(metric, self.per_query[metric][index])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python data: per-query values, the summary, and the conventions used.
+
+        Counts are ``int``, every other value a ``float``.
+        """
+        return {
+            "per_query": {
+                qid: {m: _plain(m, values[i]) for m, values in self.per_query.items()}
+                for i, qid in enumerate(self.queries)
+            },
+            "summary": {m: _plain(m, value) for m, value in self.summary.items()},
+            "conventions": dict(self.conventions),
+        }
+
+    def to_trec_eval(self) -> str:
+        """The values in trec_eval's ``-q`` text format: ``measure <TAB> qid|all <TAB> value``."""
+        lines = []
+        for i, qid in enumerate(self.queries):
+            for metric, values in self.per_query.items():
+                lines.append(_trec_line(metric, qid, values[i]))
+        for metric, value in self.summary.items():
+            lines.append(_trec_line(metric, "all", value))
+        return "\n".join(lines) + "\n"
+
+    def _rows(self, limit: int) -> list[tuple[str, list[str]]]:
+        n = len(self.queries)
+        shown = range(n) if n <= limit else [*range(limit - limit // 3), *range(n - limit // 3, n)]
+        rows, previous = [], -1
+        for i in shown:
+            if i != previous + 1:
+                rows.append(("…", ["…"] * len(self.per_query)))
+            rows.append((self.queries[i], [_cell(m, vals[i]) for m, vals in self.per_query.items()]))
+            previous = i
+        return rows
+
+    def _caption(self) -> str:
+        c = self.conventions
+        text = (
+            f"{len(self.queries)} queries; relevance_level={c.get('relevance_level')}, "
+            f"ties={c.get('ties')}, missing={c.get('missing')}"
+        )
+        if self.missing_queries:
+            verb = "skipped" if c.get("missing") == "skip" else "scored 0"
+            text += f"; {len(self.missing_queries)} judged queries absent from the run ({verb})"
+        return text
+
+    def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
+        header = ["query", *self.per_query]
+        body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
+        total = [["all", *(_cell(m, self.summary[m]) for m in self.per_query)]]
+        return header, body, total
+
+    def __str__(self) -> str:
+        header, body, total = self._table()
+        return text_table(header, body, footer=total) + "\n" + self._caption()
+
+    def __repr__(self) -> str:
+        return f"<Evaluation: {len(self.queries)} queries, metrics {list(self.metrics)}>"
+
+    def _repr_html_(self) -> str:
+        header, body, total = self._table()
+        return html_table(
+            header,
+            body,
+            caption=self._caption(),
+            footer=total,
+            css_class="rankmetrics-evaluation",
+            row_headers=True,
+        )
+
+
+def _is_count(metric: str) -> bool:
+    return parse_metric(metric).metric.count
+
+
+def _plain(metric: str, value: Any) -> int | float:
+    return int(value) if _is_count(metric) else float(value)
+
+
+def _cell(metric: str, value: Any) -> str:
+    return f"{int(value)}" if _is_count(metric) else f"{float(value):.4f}"
+
+
+def _trec_line(metric: str, qid: str, value: Any) -> str:
+    return f"{metric:<22}\t{qid}\t{_cell(metric, value)}"
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    metrics: Any,
+    *,
+    relevance_level: float = 1,
+    missing: str = "skip",
+    ties: str = "docno_descending",
+    gain: str = "linear",
+    ideal: str = "judged",
+    denominator: str = "all_relevant",
+    chunk_queries: int | None = None,
+    fractional_grades: str = "error",
+    score_precision: str = "float32",
+) -> Evaluation:
+    """Score a run on every judged query, the way trec_eval does unless told otherwise.
+
+    Each query's retrieved documents are ordered by score, highest first;
+    documents with equal scores are ordered by docno, descending (trec_eval's
+    rule; the run's rank column plays no part). Then each metric is computed
+    per query with the package's functions and summarised over queries.
+
+    Parameters
+    ----------
+    qrels : path, open file, or dict ``{qid: {docno: grade}}``
+        Judgements, read by :func:`read_qrels`'s reader (``.gz`` files,
+        comments and any order of lines included).
+    run : path, open file, or dict ``{qid: {docno: score}}``
+        The system's results, read by :func:`read_run`'s reader.
+    metrics : str or list of str
+        Human names (``"ndcg@10"``, ``"p@5"``, ``"recall@100"``, ``"map"``,
+        ``"map@10"``, ``"mrr"``, ``"hit_rate@10"``, ``"f1@5"``,
+        ``"r_precision"``) or trec_eval's (``"ndcg_cut_10"``, ``"P_5"``,
+        ``"recall_100"``, ``"map_cut_10"``, ``"success_10"``, ``"map"``,
+        ``"gm_map"``, ``"ndcg"``, ``"recip_rank"``, ``"Rprec"``,
+        ``"num_ret"``, ``"num_rel"``, ``"num_rel_ret"``). Plain ``"ndcg"``
+        and ``"map"`` use the whole ranked list.
+    relevance_level : number, default 1
+        A document is relevant for the binary metrics (P, recall, AP, RR,
+        R-precision, hit rate, counts) when its grade is at least this
+        (trec_eval's ``-l``). nDCG ignores it and uses the raw grades, a
+        negative grade counting as 0.
+    missing : {"skip", "zero"}
+        Judged queries that the run does not contain: ``"skip"`` leaves them
+        out of the summary and warns, naming them (trec_eval's default);
+        ``"zero"`` scores them 0 on every metric (trec_eval's ``-c``).
+        Queries of the run without judgements are always ignored.
+    ties : {"docno_descending", "input_order"}
+        How documents with equal scores are ordered: by docno, descending, as
+        text (trec_eval), or as they appear in the run (a stable sort).
+    score_precision : {"float32", "float64"}, default "float32"
+        How precisely scores are compared when ranking. trec_eval (and so
+        pytrec_eval and ir_measures) keeps each score in a 32-bit float, about
+        7 significant digits: scores such as 0.123456789 and 0.123456788
+        become equal there and are ordered by the ``ties`` rule. ``"float32"`` does
+        the same; ``"float64"`` compares the scores as read (ranx's way).
+    gain : {"linear", "exponential", "binary"}
+        nDCG's gain function; see :func:`ndcg`.
+    ideal : {"judged", "listed"}
+        nDCG's ideal ranking: from every judged document (trec_eval) or from
+        the retrieved ones only (scikit-learn); see :func:`ndcg`.
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
+        What AP divides by; see :func:`average_precision`. For ``map``
+        without a cutoff, ``"min_k_relevant"`` is the same as ``"all_relevant"``.
+    chunk_queries : positive int, optional
+        Read, rank and score the run this many queries at a time, holding only
+        the judgements, one group of queries and the per-query results in
+        memory: for run files too large to load whole (ten million lines
+        take about 1.2 GB as Python dicts; read in groups of 1,000 queries,
+        about 60 MB besides the judgements). The run must then be grouped by
+        query, as TREC runs are; a query that comes back after other queries
+        is an error naming it and its line. The values are those of the
+        whole run (a sum over a padded row may differ in its last bit).
+        Default: the whole run at once, in any order.
+    fractional_grades : {"error", "truncate", "keep"}, default "error"
+        What a judgement such as 0.5 does: refused, naming the line
+        (trec_eval would silently read it as 0); cut toward zero as
+        trec_eval does; or kept as a graded relevance. See :func:`read_qrels`.
+
+    Returns
+    -------
+    Evaluation
+        ``per_query`` values, the ``summary`` (trec_eval's ``all``), the
+        missing and unjudged queries, and the conventions used. Shows as a
+        table in a notebook and in ``print``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric, a bad convention argument, when no query is
+        both judged and in the run, or (with ``chunk_queries``) for a run
+        file that is not grouped by query.
+
+    See Also
+    --------
+    read_qrels, read_run, compare
+
+    References
+    ----------
+    NIST, trec_eval (https://github.com/usnistgov/trec_eval): measure definitions in
+    ``m_*.c``, ordering in ``form_res_rels.c``.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 2, "d2": 0, "d3": 1}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d5": 0.7, "d4": 0.5}}
+    >>> result = evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"])
+    >>> result.summary["map"]  # q1: (1 + 2/3) / 2; q2: (1/2) / 1
+    0.6666666666666666
+    >>> result.per_query["p@2"].tolist()
+    [0.5, 0.5]
+    >>> print(result)
+    query     map     p@2  ndcg_cut_3
+    -----  ------  ------  ----------
+    q1     0.8333  0.5000      0.9502
+    q2     0.5000  0.5000      0.6309
+    -----  ------  ------  ----------
+    all    0.6667  0.5000      0.7906
+    2 queries; relevance_level=1, ties=docno_descending, missing=skip
+    >>> evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"], chunk_queries=1).summary == result.summary
+    True
+    """
+    measures = parse_metrics(metrics)
+    level = _check_level(relevance_level)
+    missing = v.check_choice(missing, "missing", MISSING)
+    ties = v.check_choice(ties, "ties", TIES)
+    score_precision = v.check_choice(score_precision, "score_precision", SCORE_PRECISIONS)
+    fractional_grades = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
+    gain = v.check_choice(gain, "gain", GAINS)
+    ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
+    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
+
+    uses_ndcg = any(m.family == "ndcg" for m in measures)
+    whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
+    deepest = max((m.k for m in measures if m.k is not None), default=1)
+    depth = None if whole else deepest
+    conventions = {
+        "relevance_level": level,
+        "missing": missing,
+        "ties": ties,
+        "score_precision": score_precision,
+        "gain": gain,
+        "ideal": ideal,
+        "denominator": denominator,
+        "fractional_grades": fractional_grades,
+    }
+    qrels = files.judgements(qrels, fractional_grades)
+    if not qrels:
+        raise ValueError("qrels holds no judgement at all")
+    if chunk_queries is not None:
+        chunk_queries = v.check_k(chunk_queries, "chunk_queries")
+
+    def score(groups: files.Records) -> dict[str, np.ndarray]:
+        ranked = ranking.rank(groups, qrels, depth, ties, score_precision)
+        return _score(ranked, measures, level, gain, ideal, denominator)
+
+    queries: list[str] = []
+    parts: list[dict[str, np.ndarray]] = []
+    in_run: set[str] = set()
+    unjudged: set[str] = set()
+    for groups in files.run_records(run, chunk_queries):
+        in_run.update(groups.qids)
+        keep = [i for i, qid in enumerate(groups.qids) if qid in qrels]
+        unjudged.update(qid for qid in groups.qids if qid not in qrels)
+        if keep:
+            groups = groups.take(keep)
+            queries.extend(groups.qids)
+            parts.append(score(groups))
+    absent = sorted(qid for qid in qrels if qid not in in_run)
+    if absent and missing == "zero":
+        queries.extend(absent)
+        parts.append(score(files.Records.empty(absent)))
+    if not queries:
+        raise ValueError(
+            "no query is both judged and in the run: the qrels judge "
+            f"{_list(sorted(qrels))}; the run has {_list(sorted(in_run)) or 'none'}"
+        )
+    if absent and missing == "skip":
+        warnings.warn(
+            f"{len(absent)} judged quer{'y is' if len(absent) == 1 else 'ies are'} "
+            f"absent from the run and skipped: {_list(absent)}. "
+            "Pass missing='zero' to score them 0 (trec_eval -c).",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
+    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[order] for m in measures}
+    summary = {m.name: _summarise(m, per_query[m.name]) for m in measures}
+    return Evaluation(
+        tuple(queries[i] for i in order),
+        per_query,
+        summary,
+        tuple(absent),
+        tuple(sorted(unjudged)),
+        conventions,
+    )
+
+
+def _check_level(level: Any) -> float:
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
+        raise ValueError(f"relevance_level must be a finite number; got {v._show(level)}")
+    return int(level) if float(level).is_integer() else float(level)
+
+
+def _list(ids: Sequence[str], shown: int = 10) -> str:
+    text = ", ".join(ids[:shown])
+    return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
+
+
+def _score(
+    ranked: ranking.Ranked,
+    measures: list[Measure],
+    level: float,
+    gain: str,
+    ideal: str,
+    denominator: str,
+) -> dict[str, np.ndarray]:
+    """Every metric for a group of ranked queries: one value per query, by the metric's own hook."""
+    uses_ndcg = any(m.family == "ndcg" for m in measures)
+    columns = Columns(
+        binary=(ranked.judged & (ranked.grades >= level)).astype(float),
+        graded=np.clip(ranked.grades, 0.0, None),  # nDCG: raw grades, a negative one earns nothing
+        # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
+        best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and ideal == "judged" else None,
+        n_relevant=np.count_nonzero(ranked.judged_grades >= level, axis=1).astype(float),
+        n_retrieved=ranked.n_retrieved,
+        gain=gain,
+        denominator=denominator,
+    )
+    return {m.name: m.metric.evaluate(columns, m.k) for m in measures}
+
+
+def _summarise(m: Measure, values: np.ndarray) -> float:
+    if m.metric.summary == "sum":
+        return float(values.sum())
+    if m.metric.summary == "geometric":
+        return float(np.exp(np.mean(np.log(np.maximum(values, _GM_FLOOR)))))
+    return float(values.mean())

@@ -1,0 +1,113 @@
+"""Put each group of queries in ranked order: the step between reading and scoring.
+
+The engine under :func:`rankmetrics.evaluate`, after :mod:`rankmetrics.trec`
+has read and checked the records. Its design follows where the time goes at
+real sizes (100,000 queries × 100 documents is ten million records):
+
+- **No per-record Python loop.** Each query's documents look up their grades
+  in that query's judgement dict with one ``map(dict.get, ...)``.
+- **One sort for all queries.** The scores of a group of queries form a padded
+  2-D array, sorted row by row in one ``argsort``. trec_eval breaks ties by
+  docno, descending; only the rows that really contain tied scores are
+  re-sorted with the docno as a second key.
+- **Bounded memory.** With ``chunk_queries`` the run is read, ranked and scored
+  a group of queries at a time (see :func:`rankmetrics.trec.run_records`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain, repeat
+from typing import Any
+
+import numpy as np
+
+from .files import Records, padded_rows
+
+_NAN = float("nan")
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A group of queries in ranked order, as padded arrays for the batch metrics."""
+
+    queries: list[str]
+    grades: np.ndarray  # (n, width) raw grades in ranked order; 0 where unjudged or padding
+    judged: np.ndarray  # (n, width) True where the retrieved document has a judgement
+    n_retrieved: np.ndarray  # (n,) documents retrieved per query (before any width cut)
+    judged_grades: np.ndarray  # (n, m) every judgement of the query, padded with -inf
+
+
+# ---------------------------------------------------------------- ranking
+
+
+def rank(
+    groups: Records,
+    qrels: dict[str, dict[str, Any]],
+    depth: int | None,
+    ties: str,
+    score_precision: str = "float32",
+) -> Ranked:
+    """Order each query's documents by score, highest first, and look up their grades.
+
+    ``ties="docno_descending"``: equal scores are ordered by docno, descending,
+    as text (trec_eval); ``"input_order"``: as they come. ``score_precision``:
+    ``"float32"`` compares the scores as trec_eval stores them, in a 32-bit
+    float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that 0.123456789
+    and 0.123456788 are tied; ``"float64"`` compares them as read. Only the
+    first ``depth`` ranks are kept (all for None). Every query must be in
+    ``qrels``.
+    """
+    n = len(groups)
+    lengths = groups.lengths
+    total = int(lengths.sum())
+    judgement = [qrels[q] for q in groups.qids]
+    # The grade of every retrieved document, NaN where it has no judgement: each
+    # record looks itself up in its own query's judgements.
+    per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
+    found = np.fromiter(map(dict.get, per_record, groups.docnos, repeat(_NAN)), dtype=np.float64, count=total)
+    longest = int(lengths.max()) if n else 0
+    scores = groups.values
+    if score_precision == "float32":
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float is ±inf, in C as here
+            scores = scores.astype(np.float32).astype(np.float64)
+    # Padding is NaN, which sorts after every score (even -inf) and equals nothing.
+    scores = padded_rows(scores, lengths, longest, _NAN)
+    found = padded_rows(found, lengths, longest, _NAN)
+    order = np.argsort(-scores, axis=1, kind="stable" if ties == "input_order" else None)
+    if ties == "docno_descending" and longest > 1:
+        _break_ties(order, scores, groups)
+    width = max(1, longest if depth is None else min(longest, depth))
+    if longest:
+        ranked = np.take_along_axis(found, order[:, :width], axis=1)
+    else:
+        ranked = np.full((n, 1), _NAN)
+    judged = ~np.isnan(ranked)
+    counts = np.fromiter(map(len, judgement), dtype=np.int64, count=n)
+    every = np.fromiter(
+        chain.from_iterable(map(dict.values, judgement)), dtype=np.float64, count=int(counts.sum())
+    )
+    return Ranked(
+        queries=list(groups.qids),
+        grades=np.where(judged, ranked, 0.0),
+        judged=judged,
+        n_retrieved=lengths,
+        judged_grades=padded_rows(every, counts, max(1, int(counts.max()) if n else 1), -np.inf),
+    )
+
+
+def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:
+    """Re-sort, in place, the rows of ``order`` with equal scores: by score, then docno descending."""
+    ordered = np.take_along_axis(scores, order, axis=1)
+    tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)  # NaN padding equals nothing
+    rows = np.flatnonzero(tied)
+    if rows.size == 0:
+        return
+    lengths = groups.lengths[rows]
+    row = np.repeat(np.arange(rows.size), lengths)
+    position = np.arange(row.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    score = scores[rows[row], position]
+    docnos = np.array([groups.docnos[i] for i in groups.positions(rows).tolist()], dtype=str)
+    _, text_order = np.unique(docnos, return_inverse=True)  # code point order = trec_eval's strcmp
+    by = np.lexsort((-text_order.ravel(), -score, row))
+    order[rows[row], position] = position[by]

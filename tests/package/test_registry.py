@@ -1,0 +1,253 @@
+"""Every registered metric is reachable wherever its registration says it is.
+
+The registry (rankmetrics.registry.METRICS) declares each metric once: the names
+evaluate() accepts, its subcommand, its step table, whether worksheets use it. The
+tests below walk the registry, so a new metric is checked without editing them, and
+compare what it declares with the lists users rely on, written out here, so a
+registration that is dropped or loses a name fails too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import rankmetrics as rm
+from rankmetrics import cli, registry
+
+# Small judgements and a run without tied scores. Ranked: q1 a b c x y (z judged relevant,
+# never retrieved), q2 h i d e, q3 f j g.
+QRELS = {
+    "q1": {"a": 2, "b": 0, "c": 1, "z": 1},
+    "q2": {"d": 1, "e": 3},
+    "q3": {"f": 0, "g": 1},
+}
+RUN = {
+    "q1": {"a": 0.9, "b": 0.8, "c": 0.7, "x": 0.6, "y": 0.5},
+    "q2": {"d": 0.2, "e": 0.1, "h": 0.9, "i": 0.8},
+    "q3": {"f": 0.9, "g": 0.3, "j": 0.5},
+}
+K = 3
+
+# What users may type and rely on today: evaluate names (with the cutoff 3), subcommands,
+# step tables, worksheet metrics, the public names. Changing one is a decision, made here too.
+EVALUATE_NAMES = {
+    "ndcg": ["ndcg", "ndcg@3", "ndcg_cut_3"],
+    "precision": ["precision@3", "p@3", "P_3"],
+    "recall": ["recall@3", "r@3", "recall_3"],
+    "f1": ["f1@3"],
+    "hit_rate": ["hit_rate@3", "hr@3", "success@3", "success_3"],
+    "r_precision": ["r_precision", "rprec", "Rprec"],
+    "reciprocal_rank": ["rr", "rr@3", "mrr", "mrr@3", "recip_rank"],
+    "average_precision": ["ap", "ap@3", "map", "map@3", "map_cut_3"],
+    "num_ret": ["num_ret"],
+    "num_rel": ["num_rel"],
+    "num_rel_ret": ["num_rel_ret"],
+    "gm_map": ["gm_map"],
+}
+COMMANDS = ["ndcg", "dcg", "precision", "recall", "f1", "hit-rate", "rr", "mr", "ap", "mrr", "map"]
+COMMANDS += ["mse", "mae", "rmse"]
+EXPLAINED = [
+    "ndcg",
+    "dcg",
+    "precision",
+    "recall",
+    "f1",
+    "hit_rate",
+    "r_precision",
+    "reciprocal_rank",
+    "mean_rank",
+    "average_precision",
+    "mean_reciprocal_rank",
+    "mean_average_precision",
+    "mse",
+    "mae",
+    "rmse",
+]
+ON_WORKSHEETS = [name for name in EXPLAINED if name not in ("r_precision", "mse", "mae", "rmse")]
+PUBLIC = [
+    "Comparison",
+    "Evaluation",
+    "Explanation",
+    "Worksheet",
+    "average_precision",
+    "compare",
+    "dcg",
+    "evaluate",
+    "explain",
+    "f1",
+    "hit_rate",
+    "holm",
+    "mae",
+    "make_worksheet",
+    "mean_average_precision",
+    "mean_rank",
+    "mean_reciprocal_rank",
+    "mse",
+    "ndcg",
+    "order_by_score",
+    "precision",
+    "r_precision",
+    "read_qrels",
+    "read_run",
+    "recall",
+    "reciprocal_rank",
+    "rmse",
+]
+
+
+def registered(**conditions):
+    """The registered metrics that meet the conditions, one pytest.param each, named by metric."""
+    return [pytest.param(m, id=m.name) for m in registry.where(**conditions)]
+
+
+def evaluate_names(metric: registry.Metric) -> tuple[list[str], list[str]]:
+    """The names evaluate() should accept for a metric: (with the cutoff K, without a cutoff)."""
+    cut, whole = [], []
+    for name in metric.names:
+        if metric.cutoff != "none":
+            cut.append(f"{name}@{K}")
+        if metric.cutoff != "required":
+            whole.append(name)
+    if metric.trec_cutoff_name:
+        cut.append(f"{metric.trec_cutoff_name}_{K}")
+    if metric.trec_name and metric.trec_name not in whole:
+        whole.append(metric.trec_name)
+    return cut, whole
+
+
+def ranked(qid: str) -> list[str]:
+    return sorted(RUN[qid], key=RUN[qid].get, reverse=True)
+
+
+# ---------------------------------------------------------------- evaluate
+
+
+@pytest.mark.parametrize("metric", registered(evaluate=lambda e: e is not None))
+def test_every_name_of_a_metric_gives_the_same_values(metric):
+    cut, whole = evaluate_names(metric)
+    assert cut or whole, f"{metric.name} has an evaluate function but no name to reach it"
+    result = rm.evaluate(QRELS, RUN, cut + whole)
+    assert result.queries == ("q1", "q2", "q3")
+    for group, k in ((cut, K), (whole, None)):
+        for name in group:
+            np.testing.assert_array_equal(result.per_query[name], result.per_query[group[0]], err_msg=name)
+        if group and metric.function is not None:
+            # and they are the metric's own function on each ranked query (the ids form's
+            # defaults are trec_eval's, as evaluate's are)
+            cutoff = {} if k is None else {"k": k}
+            expected = [metric.function(ranked(q), relevant=QRELS[q], **cutoff) for q in result.queries]
+            np.testing.assert_allclose(result.per_query[group[0]], expected, rtol=1e-12, err_msg=group[0])
+
+
+def test_evaluate_accepts_the_names_users_know():
+    derived = {}
+    for metric in registry.where(evaluate=lambda e: e is not None):
+        cut, whole = evaluate_names(metric)
+        derived[metric.name] = sorted(cut + whole)
+    assert derived == {name: sorted(names) for name, names in EVALUATE_NAMES.items()}
+    every = [name for names in EVALUATE_NAMES.values() for name in names]
+    result = rm.evaluate(QRELS, RUN, every)
+    assert all(np.all(np.isfinite(result.per_query[name])) for name in every)
+    assert set(result.summary) == set(every)
+
+
+def test_the_query_counts_by_hand():
+    result = rm.evaluate(QRELS, RUN, ["num_ret", "num_rel", "num_rel_ret"])
+    np.testing.assert_array_equal(result.per_query["num_ret"], [5, 4, 3])
+    np.testing.assert_array_equal(result.per_query["num_rel"], [3, 2, 1])  # a, c, z; d, e; g
+    np.testing.assert_array_equal(result.per_query["num_rel_ret"], [2, 2, 1])
+
+
+# ---------------------------------------------------------------- the command line
+
+
+@pytest.mark.parametrize("metric", registered(command=bool))
+def test_every_command_is_a_subcommand(metric, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([metric.command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert f"rankmetrics {metric.command}" in out
+    assert metric.title in out
+
+
+def test_the_subcommands_users_know(capsys):
+    assert [m.command for m in registry.where(command=bool)] == COMMANDS
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert command in out, command
+
+
+# ---------------------------------------------------------------- explain
+
+
+def example_input(metric: registry.Metric) -> tuple[tuple, dict]:
+    """Arguments suited to the metric's inputs: (positional, keywords), with k when it takes one."""
+    k = () if metric.cutoff == "none" else (K,)
+    if metric.inputs == "ranking":
+        return ([3, 0, 2, 1, 0, 1], *k), {}
+    if metric.inputs == "queries":
+        return ([[1, 0, 1, 0], [0, 0, 2, 1], [0, 1, 0, 0]], *k), {}
+    if metric.inputs == "ratings":
+        return ([3.0, 4.0, 5.0, 1.0],), {"y_pred": [2.5, 4.0, 4.0, 2.0]}
+    raise AssertionError(f"{metric.name}: explain for inputs={metric.inputs!r} needs an example here")
+
+
+@pytest.mark.parametrize("metric", registered(explain=lambda family: family is not None))
+def test_every_explained_metric_gives_its_own_value(metric):
+    args, keywords = example_input(metric)
+    shown = rm.explain(metric.name, *args, **keywords)
+    expected = metric.function(*args, **keywords)
+    assert not math.isnan(expected)
+    assert shown.value == expected
+    assert shown.rows
+
+
+@pytest.mark.parametrize("metric", registered(explain=lambda family: family is not None, inputs="ranking"))
+def test_every_explained_ranking_metric_takes_item_ids(metric):
+    k = {} if metric.cutoff == "none" else {"k": K}
+    ranking, relevant = ["A", "B", "C", "D", "E"], {"A": 2, "C": 1, "F": 1}
+    shown = rm.explain(metric.name, ranking, relevant=relevant, **k)
+    assert shown.value == metric.function(ranking, relevant=relevant, **k)
+
+
+def test_the_metrics_explain_knows():
+    assert [m.name for m in registry.where(explain=lambda family: family is not None)] == EXPLAINED
+
+
+# ---------------------------------------------------------------- worksheets
+
+
+@pytest.mark.parametrize("metric", registered(worksheet=True))
+def test_every_worksheet_metric_can_be_set(metric):
+    sheet = rm.make_worksheet(seed=3, count=2, metrics=[metric.name])
+    assert [problem.metric for problem in sheet.problems] == [metric.name, metric.name]
+    assert sheet.answer_markdown
+
+
+def test_the_metrics_worksheets_use():
+    assert [m.name for m in registry.where(worksheet=True)] == ON_WORKSHEETS
+    sheet = rm.make_worksheet(seed=3, count=len(ON_WORKSHEETS), metrics=ON_WORKSHEETS)
+    assert [problem.metric for problem in sheet.problems] == ON_WORKSHEETS
+
+
+# ---------------------------------------------------------------- the public names
+
+
+def test_public_names_are_pinned():
+    assert rm.__all__ == PUBLIC
+    assert all(callable(getattr(rm, name)) for name in PUBLIC)
+
+
+def test_every_public_metric_function_is_registered():
+    # Every public metric function has a step table, so EXPLAINED lists them all.
+    with_function = [m.name for m in registry.METRICS.values() if m.function is not None]
+    assert with_function == EXPLAINED
+    for name in EXPLAINED:
+        assert registry.METRICS[name].function is getattr(rm, name), name

@@ -1,0 +1,313 @@
+"""Worksheets: deterministic files, problems small enough for a hand, and a key the package agrees with."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+import rankmetrics as rm
+from rankmetrics import make_worksheet
+from rankmetrics.teaching.worksheet import MAX_COUNT
+
+ALL = "ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map"
+
+
+def test_same_seed_same_bytes_different_seed_different(tmp_path):
+    first = make_worksheet(11, 8, ALL).write(tmp_path / "a")
+    second = make_worksheet(11, 8, ALL).write(tmp_path / "b")
+    other = make_worksheet(12, 8, ALL).write(tmp_path / "c")
+    for a, b, c in zip(first, second, other):
+        assert a.name == b.name and a.read_bytes() == b.read_bytes()
+        assert a.read_bytes() != c.read_bytes()
+
+
+def test_byte_identical_across_processes_and_hash_seeds(tmp_path):
+    # Set iteration order changes with PYTHONHASHSEED; the files must not.
+    for name, hash_seed in (("one", "1"), ("two", "2")):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        command = [sys.executable, "-m", "rankmetrics", "worksheet", "--seed", "5", "--count", "11",
+                   "--metrics", ALL, "--out", str(tmp_path / name)]  # fmt: skip
+        subprocess.run(command, check=True, env=env, capture_output=True)
+    for path in sorted((tmp_path / "one").iterdir()):
+        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes(), path.name
+
+
+def test_problems_are_small_enough_for_a_hand():
+    sheet = make_worksheet(2026, 40, ALL)
+    names = [p.metric for p in sheet.problems]
+    assert names[:11] == [
+        "ndcg",
+        "dcg",
+        "precision",
+        "recall",
+        "f1",
+        "hit_rate",
+        "reciprocal_rank",
+        "average_precision",
+        "mean_rank",
+        "mean_reciprocal_rank",
+        "mean_average_precision",
+    ]  # fmt: skip  (the metrics in turn)
+    for problem in sheet.problems:
+        if problem.metric in ("mean_reciprocal_rank", "mean_average_precision"):
+            assert len(problem.x) == 3 and all(len(q) == 4 and set(q) <= {0, 1} and any(q) for q in problem.x)
+            continue
+        assert 4 <= len(problem.x) <= 6
+        grades = [problem.kwargs["relevant"].get(item, 0) for item in problem.x]
+        assert set(grades) <= {0, 1, 2, 3} and any(grades)
+        assert set(problem.kwargs["relevant"].values()) <= {1, 2, 3}
+        if problem.k is not None:
+            assert 3 <= problem.k <= len(problem.x)
+
+
+def test_every_key_value_is_recomputed_by_the_package():
+    sheet = make_worksheet(7, 22, ALL, decimals=3)
+    key = sheet.answer_markdown
+    # the summary table of the key: | number | label | hand answer | exact |
+    table = re.findall(r"^\| (\d+) \| ([^|]+) \| ([0-9.]+) \| ([0-9.]+) \|$", key, flags=re.MULTILINE)
+    assert [int(row[0]) for row in table] == list(range(1, 23))
+    for problem, (number, label, answer, exact) in zip(sheet.problems, table):
+        # straight from the public function, not through the worksheet or explain
+        value = getattr(rm, problem.metric)(problem.x, problem.k, **problem.kwargs)
+        assert label == problem.label
+        assert exact == f"{value:.4f}"
+        # the hand answer is explain's student rounding of the same problem ...
+        hand = rm.explain(problem.metric, problem.x, problem.k, decimals=3, **problem.kwargs).rounded
+        assert answer == f"{hand:.3f}"
+        # ... which rounding each step keeps within a few thousandths of the exact value
+        assert abs(float(answer) - value) <= 0.006
+        assert f"답: {answer} (정확한 값 {exact})" in key
+
+
+def test_the_sheet_does_not_show_the_answers():
+    sheet = make_worksheet(7, 11, ALL)
+    assert "정확한 값" not in sheet.problem_markdown and "단계표" not in sheet.problem_markdown
+    assert sheet.problem_markdown.count("답: ____________") == 11
+    assert "할인표 log2(순위 + 1), 소수 3자리:" in sheet.problem_markdown
+    assert "| 할인 | 1 | 1.585 | 2 | 2.322 | 2.585 | 2.807 |" in sheet.problem_markdown
+
+
+def test_key_contains_the_step_tables():
+    sheet = make_worksheet(7, 3, "ndcg,ap,rr")
+    assert (
+        sheet.answer_markdown.count("단계표") == 0
+    )  # the Markdown key shows the tables without a title line
+    assert (
+        sheet.answer_markdown.count("**내 순위**") == 1
+        and sheet.answer_markdown.count("**이상적 순서**") == 1
+    )
+    assert sheet.answer_markdown.count("**순위별 정답**") == 2
+    assert sheet.answer_markdown.count("규칙 │ 이득:") == 3
+
+
+class _Checker(HTMLParser):
+    VOID = frozenset({"meta", "br"})
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1:]}>"
+        self.stack.pop()
+
+
+@pytest.mark.parametrize("which", ["problem_html", "answer_html"])
+def test_html_is_a_balanced_printable_page(which):
+    page = getattr(make_worksheet(4, 11, ALL), which)
+    assert page.startswith('<!DOCTYPE html>\n<html lang="ko">') and '<meta charset="utf-8">' in page
+    assert "@media print" in page and "page-break-inside: avoid" in page
+    checker = _Checker()
+    checker.feed(page)
+    assert checker.stack == []
+    assert page.count('<section class="problem">') == 11
+    assert "None" not in page
+
+
+def test_grading_a_students_answers():
+    sheet = make_worksheet(7, 3, "ndcg,ap,rr")
+    # the key: nDCG@3 0.210 (exact 0.2097), AP 0.167 (0.1667), RR 0.333 (0.3333)
+    assert [p.answer for p in sheet.problems] == [0.21, 0.167, 0.333]
+    report = sheet.grade({1: 0.2097, 2: 0.17})
+    assert [row["verdict"] for row in report.rows] == [
+        "정답",
+        "반올림 차이",
+        "빈칸",
+    ]  # 0.17: 0.1667 to 2 places
+    assert report.score == 1
+    assert [r["verdict"] for r in sheet.grade([0.21, 0.5, 0.333]).rows] == ["정답", "오답", "정답"]
+    text = str(report).splitlines()
+    assert text[0].split() == ["문제", "지표", "학생", "답", "답안", "정확한", "값", "판정"]
+    assert text[-1] == "정답 1 / 3"
+    with pytest.raises(ValueError, match=r"answers\[1\] must be a number"):
+        sheet.grade({1: "0.21"})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seed": -1}, "seed must be a non-negative integer"),
+        ({"seed": 1.5}, "seed must be a non-negative integer"),
+        ({"seed": 1, "count": 0}, "count must be a positive integer"),
+        ({"seed": 1, "count": True}, "count must be a positive integer"),
+        ({"seed": 1, "count": 2.0}, "count must be a positive integer"),
+        # a sheet, not a book: range(10**400) used to run until the machine gave up
+        ({"seed": 1, "count": 1001}, "count must be a positive integer up to 1000"),
+        ({"seed": 1, "count": 10**400}, "count must be a positive integer up to 1000"),
+        ({"seed": 1, "metrics": "ndcg,nope"}, "metrics must be chosen from"),
+        ({"seed": 1, "metrics": []}, "metrics is empty"),
+        # decimals: the shared check, 0 to 15 (28 crashed in Decimal rounding)
+        ({"seed": 1, "decimals": -1}, "decimals must be a whole number from 0 to 15"),
+        ({"seed": 1, "decimals": 16}, "decimals must be a whole number from 0 to 15"),
+        ({"seed": 1, "decimals": 28}, "decimals must be a whole number from 0 to 15"),
+        ({"seed": 1, "decimals": 2.5}, "decimals must be a whole number from 0 to 15"),
+        ({"seed": 1, "decimals": None}, "decimals must be a whole number from 0 to 15"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        make_worksheet(**kwargs)
+
+
+def test_count_is_bounded_and_the_bound_is_a_thousand():
+    assert MAX_COUNT == 1000
+    assert len(make_worksheet(1, MAX_COUNT, "rr").problems) == 1000  # the bound itself is allowed
+
+
+# --- a whole-number sheet (decimals=0) --------------------------------------------
+
+
+def test_a_whole_number_sheet():
+    sheet = make_worksheet(7, 3, "ndcg,ap,rr", decimals=0)
+    text = sheet.problem_markdown
+    assert "중간값은 모두 정수로 반올림하며" in text and "소수 0자리" not in text
+    # log2(2..7) = 1, 1.585, 2, 2.322, 2.585, 2.807 -> 1, 2, 2, 2, 3, 3
+    assert "| 할인 | 1 | 2 | 2 | 2 | 3 | 3 |" in text
+    # the exact values 0.2097, 0.1667, 0.3333 are 0 as whole numbers
+    assert [r["verdict"] for r in sheet.grade([0, 0, 0]).rows] == ["정답"] * 3
+    # nDCG@3 by hand: DCG = 0/1 + 1/2 + 1/2 -> 0 + 1 + 1 = 2 (0.5 rounds up), IDCG = 3/1 + 3/2 + 1/2
+    # -> 3 + 2 + 1 = 6, 2/6 -> 0; so 1 is wrong. Three units of a whole number is no rounding slip.
+    assert sheet.grade({1: 1}).rows[0]["verdict"] == "오답"
+
+
+# --- grading: every answer is a number, a blank, or refused by position ----------
+
+
+@pytest.fixture(scope="module")
+def sheet7():
+    # the key: nDCG@3 0.210 (exact 0.2097), AP 0.167 (0.1667), RR 0.333 (0.3333)
+    return make_worksheet(7, 3, "ndcg,ap,rr")
+
+
+@pytest.mark.parametrize(
+    ("answers", "verdicts"),
+    [
+        # NaN is an empty spreadsheet cell (pandas): a blank, like None
+        ([math.nan, None, float("nan")], ["빈칸", "빈칸", "빈칸"]),
+        ({1: np.float64("nan")}, ["빈칸", "빈칸", "빈칸"]),
+        # infinity and numbers beyond float range are numbers, just not the answer
+        ([math.inf, -math.inf, 10**400], ["오답", "오답", "오답"]),
+        ([1e30, Fraction(10**400, 3), Decimal("Infinity")], ["오답", "오답", "오답"]),
+        # exact types a teacher may use: 21/100, 0.167, 0.333
+        ([Fraction(21, 100), Decimal("0.167"), np.float32(0.333)], ["정답", "정답", "정답"]),
+        # 0.1667 rounds to 0.167 on a three-decimal sheet; 0.33 is 0.3333 to two places
+        ((x for x in [0.2097, 0.1667, 0.33]), ["정답", "정답", "반올림 차이"]),
+    ],
+)
+def test_grading_odd_answers(sheet7, answers, verdicts):
+    report = sheet7.grade(answers)
+    assert [row["verdict"] for row in report.rows] == verdicts
+    assert str(report).splitlines()[-1] == f"정답 {verdicts.count('정답')} / 3"  # the report prints
+
+
+def test_a_huge_answer_prints_short(sheet7):
+    assert str(sheet7.grade({3: 10**400})).splitlines()[4].split()[2] == "1e+400"
+
+
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        (["0.21", 0.167, 0.333], r"answers\[0\] \(problem 1\) must be a number; got '0.21'"),
+        ([None, True, None], r"answers\[1\] \(problem 2\) must be a number; got True"),
+        ([None, None, [0.333]], r"answers\[2\] \(problem 3\) must be a number; got \[0.333\]"),
+        ({3: "0.333"}, r"answers\[3\] must be a number; got '0.333'"),
+        ({2: Decimal}, r"answers\[2\] must be a number"),
+        # a skipped line would shift every later answer onto the wrong problem
+        ([0.21, 0.167], "answers has 2 entries but the sheet has 3 problems"),
+        ([0.21, 0.167, 0.333, 0.5], "answers has 4 entries but the sheet has 3 problems"),
+        ({4: 0.5}, "answers has an answer for problem 4, but the sheet's problems are numbered 1 to 3"),
+        ({0: 0.5}, "answers has an answer for problem 0"),
+        ({"1": 0.21}, "answers has an answer for problem '1'"),
+        ({True: 0.21}, "answers has an answer for problem True"),
+        ("0.21 0.167 0.333", "not a string"),
+        (None, "answers must be a list in problem order or a mapping"),
+    ],
+)
+def test_grading_refuses_what_is_not_an_answer(sheet7, answers, message):
+    with pytest.raises(ValueError, match=message):
+        sheet7.grade(answers)
+
+
+# --- writing: a worksheet never destroys a file ------------------------------------
+
+
+def test_write_refuses_to_overwrite_unless_forced(tmp_path):
+    sheet = make_worksheet(1, 2, "ndcg,rr")
+    paths = sheet.write(tmp_path)
+    paths[2].write_text("my notes")  # answers-seed1.md
+    with pytest.raises(FileExistsError) as excinfo:
+        sheet.write(tmp_path)
+    assert excinfo.value.filename == str(paths[0]) and "force=True" in str(excinfo.value)
+    assert paths[2].read_text() == "my notes"
+    assert sheet.write(tmp_path, force=True) == paths
+    assert paths[2].read_bytes() == sheet.answer_markdown.encode("utf-8")
+
+
+def test_write_checks_every_name_before_writing_any(tmp_path):
+    (tmp_path / "answers-seed1.html").write_text("keep")  # the last of the four
+    with pytest.raises(FileExistsError):
+        make_worksheet(1, 2, "ndcg").write(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["answers-seed1.html"]  # nothing half-written
+
+
+@pytest.mark.parametrize("force", [False, True])
+@pytest.mark.parametrize("dangling", [False, True])
+def test_write_never_follows_a_link(tmp_path, force, dangling):
+    outside = tmp_path / "outside.md"
+    if not dangling:
+        outside.write_text("keep")
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    (folder / "answers-seed1.md").symlink_to(outside)
+    with pytest.raises(ValueError, match="answers-seed1.md' is a symbolic link"):
+        make_worksheet(1, 2, "ndcg").write(folder, force=force)
+    assert outside.exists() != dangling and (dangling or outside.read_text() == "keep")
+    assert [p.name for p in folder.iterdir()] == ["answers-seed1.md"]
+
+
+@pytest.mark.parametrize("out", ["", "  ", None, 5, b"sheets"], ids=repr)
+def test_write_refuses_a_missing_folder_name(tmp_path, monkeypatch, out):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="^out "):
+        make_worksheet(1, 1, "rr").write(out)
+    assert list(tmp_path.iterdir()) == []  # in particular, not the current folder
+
+
+def test_write_refuses_a_file_as_the_folder(tmp_path):
+    (tmp_path / "notes").write_text("keep")
+    with pytest.raises(NotADirectoryError):
+        make_worksheet(1, 1, "rr").write(tmp_path / "notes", force=True)
+    assert (tmp_path / "notes").read_text() == "keep"
