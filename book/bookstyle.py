@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-import unicodedata
 from pathlib import Path
+
+from rankmetrics.tables import text_table
 
 FONT_FAMILY = "NanumGothic"
 
@@ -51,14 +52,6 @@ def setup() -> None:
     )
 
 
-def _screen_width(text: str) -> int:
-    """Columns the text takes in a monospace font: Hangul and other wide characters two, combining marks none."""
-    return sum(
-        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-        for ch in text
-    )
-
-
 def _is_number(text: str) -> bool:
     """True for a cell that reads as a number; "-" and "" (no value at this step) count as numbers too."""
     try:
@@ -88,8 +81,10 @@ def show_table(headers, rows, align: str | None = None) -> None:
 
     Notes
     -----
-    A Hangul character takes two columns on screen and a combining mark (the hat of
-    ``r̂``) none, so Korean headers line up in the monospace font of code outputs.
+    The rows are laid out by the package's one table printer
+    (``rankmetrics.tables.text_table``): a Hangul character takes two columns on
+    screen and a combining mark (the hat of ``r̂``) none, so Korean headers line up
+    in the monospace font of code outputs.
 
     Examples
     --------
@@ -112,12 +107,5 @@ def show_table(headers, rows, align: str | None = None) -> None:
         )
     elif len(align) != n_columns or set(align) - {"<", ">"}:
         raise ValueError(f'align must give "<" or ">" for each of the {n_columns} columns; got {align!r}')
-    widths = [max(_screen_width(row[j]) for row in cells) for j in range(n_columns)]
-    for i, row in enumerate(cells):
-        padded = [
-            " " * (w - _screen_width(c)) + c if side == ">" else c + " " * (w - _screen_width(c))
-            for c, w, side in zip(row, widths, align)
-        ]
-        print("  ".join(padded).rstrip())
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    sides = ["right" if side == ">" else "left" for side in align]
+    print(text_table(cells[0], cells[1:], sides))
