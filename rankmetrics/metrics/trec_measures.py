@@ -931,7 +931,6 @@ register(
         cutoff="none",
         trec_name="utility",
         parameter="numbers",
-        reads_ranking=False,
         evaluate=lambda c, k, coefficients=None: utility(
             _found(c), c.n_retrieved, c.n_relevant, _numbers(coefficients, "utility", UTILITY_DEFAULT, 4)
         ),

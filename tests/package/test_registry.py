@@ -183,6 +183,17 @@ def test_evaluate_accepts_the_names_users_know():
     assert set(result.summary) == set(every)
 
 
+@pytest.mark.parametrize("metric", registered(evaluate=lambda e: e is not None))
+def test_a_metric_asked_alone_gives_what_it_gives_among_all(metric):
+    # evaluate ranks only as deep as the asked metrics need: a metric that says it needs less
+    # than it reads (reads_ranking, a cutoff) would change when asked alone.
+    every = [name for names in EVALUATE_NAMES.values() for name in names]
+    together = rm.evaluate(QRELS, RUN, every)
+    for name in EVALUATE_NAMES[metric.name]:
+        alone = rm.evaluate(QRELS, RUN, [name])
+        np.testing.assert_array_equal(alone.per_query[name], together.per_query[name], err_msg=name)
+
+
 def test_the_query_counts_by_hand():
     result = rm.evaluate(QRELS, RUN, ["num_ret", "num_rel", "num_rel_ret"])
     np.testing.assert_array_equal(result.per_query["num_ret"], [5, 4, 3])
