@@ -13,6 +13,7 @@ million lines is scored in bounded memory by the very same code.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -192,6 +193,11 @@ def parse_metric(name: Any) -> Measure:
     """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a metric name must be a non-empty string; got {v._show(name)}")
+    return _parse_name(name)
+
+
+@functools.lru_cache(maxsize=4096)  # names are read again for every value shown
+def _parse_name(name: str) -> Measure:
     text = name.strip()
     lower = text.lower()
     metrics = _evaluated()
