@@ -596,7 +596,8 @@ def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) 
     nDCG@8 and nDCG@18 (the run's DCG stops growing at its last document).
     When the run retrieved at least two documents more than there are
     positive-gain judgements, nDCG at the end of the run is averaged in too
-    (trec_eval's implied last level). 0 when R = 0.
+    (trec_eval's implied last level). 0 when R = 0, and 0 when a gain map
+    leaves no positive gain (trec_eval divides 0 by 0 there).
 
     Parameters
     ----------

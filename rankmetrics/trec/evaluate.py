@@ -472,7 +472,8 @@ def evaluate(
         ``ndcg_rel``, ``Rndcg``, ``relative_P_5``, ``set_P``,
         ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
         ``num_nonrel_judged_ret``, ``rbp``, ``rbp_resid``, ``unj_5``,
-        ``relstring``. trec_eval's parameters are written as it prints them
+        ``relstring`` (text: the first grades, one character each) and
+        ``runid`` (text: the tag of the run file's last line; "" for a dict). trec_eval's parameters are written as it prints them
         or as its ``-m`` takes them: ``relstring_20``, ``set_F_0.5``,
         ``utility_2,-1,0,0`` (p1..p4), ``11pt_avg_0.2,0.5,0.8``, gain maps
         ``ndcg_1=3,2=9`` (also ``G``, ``ndcg_rel``, ``Rndcg``, ``rbp``),
@@ -488,7 +489,15 @@ def evaluate(
         Judged queries that the run does not contain: ``"skip"`` leaves them
         out of the summary and warns, naming them (trec_eval's default);
         ``"zero"`` scores them 0 on every metric (trec_eval's ``-c``).
-        Queries of the run without judgements are always ignored.
+        Queries of the run without judgements are always ignored. A query
+        scored 0 keeps its ``num_rel``, is floored at 0.00001 in ``gm_map``
+        and ``gm_bpref``, and has an empty ``relstring``, as with trec_eval
+        -c. Two of trec_eval's -c quirks are not copied: its ``all`` line
+        for ``num_rel`` counts the grades > 0 of the whole qrels whatever
+        ``-l`` says (``m_num_rel.c``; here: the sum of the per-query
+        ``num_rel``, the same for ``-l 1``), and it zeroes ``utility`` for
+        such a query (here: utility of an empty ranking, also 0 with the
+        default coefficients, but p3·R with ``utility_p1,p2,p3,p4``).
     ties : {"docno_descending", "input_order"}
         How documents with equal scores are ordered: by docno, descending, as
         text (trec_eval), or as they appear in the run (a stable sort).
