@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 CUTOFFS = ("optional", "required", "none")
-SUMMARIES = ("mean", "sum", "geometric")
+SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
+PARAMETERS = (None, "level", "numbers", "gains")
+TREC_LINES = ("both", "all", "queries")
 INPUTS = ("ranking", "queries", "ratings", "trec")
 EXPLAIN_FAMILIES = ("dcg", "hits", "mean", "rating")
 
@@ -41,6 +43,14 @@ class Columns:
     n_retrieved: np.ndarray  # (n,) documents the run retrieved per query
     gain: str
     denominator: str
+    # trec_eval's view of each retrieved document (form_res_rels.c): judged (a grade >= 0),
+    # in the pool but unjudged (a negative grade, e.g. infAP's unsampled documents), or not
+    # in the qrels at all. Padding beyond n_retrieved is none of these.
+    judged: np.ndarray | None = None  # (n, width) True where the document has a grade >= 0
+    pooled: np.ndarray | None = None  # (n, width) True where the document is in the qrels at all
+    retrieved: np.ndarray | None = None  # (n, width) True for ranks 1..n_retrieved (not padding)
+    n_nonrelevant: np.ndarray | None = None  # (n,) judgements with 0 <= grade < relevance_level
+    judged_grades: np.ndarray | None = None  # (n, m) every judgement's raw grade, padded with -inf
 
 
 @dataclass(frozen=True)
@@ -54,7 +64,9 @@ class Metric:
         :func:`rankmetrics.explain` takes.
     function : callable or None
         The public function; None for a measure that exists only over many
-        queries (trec_eval's counts, ``gm_map``).
+        queries (trec_eval's counts, ``gm_map``) and for trec_eval's measures
+        of judged runs (:mod:`rankmetrics.metrics.trec_measures`), whose
+        functions take :func:`rankmetrics.evaluate`'s ranked arrays.
     label : str
         The short name shown in tables and worksheets (``"AP"``).
     symbol : str
@@ -74,12 +86,32 @@ class Metric:
         trec_eval's name without a cutoff (``"map"``, ``"recip_rank"``).
     trec_cutoff_name : str or None
         trec_eval's prefix with a cutoff: ``"ndcg_cut"`` for ``ndcg_cut_10``.
-    summary : {"mean", "sum", "geometric"}
-        How per-query values become trec_eval's ``all`` line.
+    summary : {"mean", "sum", "geometric", "none", "run_id"}
+        How per-query values become trec_eval's ``all`` line: their mean, sum,
+        geometric mean (each value floored at 0.00001, as trec_eval's ``gm_``
+        measures), no ``all`` line (``relstring``), or the run's tag
+        (``runid``).
     count : bool
         Whether the per-query values are counts (shown as integers).
+    text : str or None
+        For a measure whose values are text (``runid``, ``relstring``): how
+        trec_eval prints one, as a format string (``"'{}'"``). None for numbers.
+    trec_lines : {"both", "all", "queries"}
+        Which lines trec_eval prints: per query and ``all``; only ``all``
+        (``gm_map``, ``gm_bpref``, ``num_q``, ``runid``); only per query
+        (``relstring``).
+    parameter : {None, "level", "numbers", "gains"}
+        What trec_eval's parameter of the measure is, written after its
+        ``trec_name`` and ``_`` (as trec_eval prints it) or ``.`` (as ``-m``
+        takes it): one number (``iprec_at_recall_0.10``, required),
+        comma-separated numbers (``utility_1,-1,0,0``, ``set_F_0.5``,
+        ``11pt_avg_0.2,0.5,0.8``), or ``level=gain`` pairs (``ndcg_1=3,2=9``,
+        ``rbp_p=0.95``). An integer cutoff is not a parameter: see
+        ``trec_cutoff_name``.
     evaluate : callable or None
-        ``evaluate(columns, k) -> per-query array``, for :func:`rankmetrics.evaluate`.
+        ``evaluate(columns, k) -> per-query array``, for :func:`rankmetrics.evaluate`;
+        a metric with a ``parameter`` is called ``evaluate(columns, k, parameter)``
+        when one is given.
     explain : {"dcg", "hits", "mean", "rating"} or None
         The kind of step table :func:`rankmetrics.explain` draws.
     per_query : str or None
@@ -108,7 +140,10 @@ class Metric:
     trec_cutoff_name: str | None = None
     summary: str = "mean"
     count: bool = False
-    evaluate: Callable[[Columns, int | None], np.ndarray] | None = None
+    text: str | None = None
+    trec_lines: str = "both"
+    parameter: str | None = None
+    evaluate: Callable[..., np.ndarray] | None = None
     explain: str | None = None
     per_query: str | None = None
     command: str | None = None
@@ -129,6 +164,8 @@ class Metric:
             ("cutoff", self.cutoff, CUTOFFS),
             ("summary", self.summary, SUMMARIES),
             ("explain", self.explain, (None, *EXPLAIN_FAMILIES)),
+            ("parameter", self.parameter, PARAMETERS),
+            ("trec_lines", self.trec_lines, TREC_LINES),
         ):
             if value not in allowed:
                 raise ValueError(f"Metric {self.name!r}: {field} must be one of {allowed}; got {value!r}")

@@ -123,3 +123,61 @@ def cutoff(grades: np.ndarray, k: int | None) -> tuple[np.ndarray, int]:
     """
     depth = grades.shape[1] if k is None else k
     return grades[:, :depth], depth
+
+
+def trec_gains(
+    grades: np.ndarray, judged: np.ndarray, judged_grades: np.ndarray, levels: dict[int, float] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """trec_eval's gains (``gain_init.c``): for each ranked document, and the ideal ones.
+
+    A judged grade g >= 0 earns ``levels.get(g, g)``; a document without a
+    grade >= 0 (not judged, or in the pool but unjudged) earns 0. The ideal
+    gains are those of every judgement of the query, the positive ones only,
+    high to low, padded with 0: trec_eval's nDCG, G, ndcg_rel and Rndcg stop
+    the ideal ranking where the gains stop being positive. (trec_eval sorts
+    the gain levels with a comparison that truncates to an integer, so two
+    levels whose gains differ by less than 1 may come out in either order;
+    here they are always sorted.)
+
+    Examples
+    --------
+    >>> gains, ideal = trec_gains(np.array([[2.0, 0.0, 1.0]]), np.array([[True, False, True]]),
+    ...                           np.array([[1.0, 2.0, 0.0, -np.inf]]), {2: 5.0})
+    >>> gains.tolist(), ideal.tolist()
+    ([[5.0, 0.0, 1.0]], [[5.0, 1.0, 0.0, 0.0]])
+    """
+    gains = _mapped(np.where(judged, grades, 0.0), levels)
+    gains = np.where(judged, gains, 0.0)
+    valid = judged_grades >= 0
+    every = np.where(valid, _mapped(np.where(valid, judged_grades, 0.0), levels), 0.0)
+    ideal = -np.sort(-np.where(valid & (every > 0), every, 0.0), axis=1)
+    return gains, ideal
+
+
+def _mapped(grades: np.ndarray, levels: dict[int, float] | None) -> np.ndarray:
+    out = grades.astype(float, copy=True)
+    for level, gain in (levels or {}).items():
+        out[grades == level] = gain
+    return out
+
+
+RBP_PERSISTENCE = 0.9  # rank-biased precision's default p (trec_eval's m_rbp.c)
+
+
+def gain_map(parameter: tuple | None, name: str, persistence: bool = False) -> tuple[dict[int, float], float]:
+    """trec_eval's ``level=gain`` pairs as ({level: gain}, persistence), e.g. ``ndcg.1=3,2=9``.
+
+    ``p=0.95`` sets RBP's persistence (``rbp.p=0.95``) and is refused elsewhere;
+    levels are whole numbers >= 0.
+    """
+    gains: dict[int, float] = {}
+    p = RBP_PERSISTENCE
+    for key, value in parameter or ():
+        if key == "p" and persistence:
+            p = value
+        elif key.isdigit():
+            gains[int(key)] = value
+        else:
+            allowed = "a grade level (0, 1, 2, ...)" + (" or p" if persistence else "")
+            raise ValueError(f"{name}: {key!r}={value} is not {allowed}=gain")
+    return gains, p

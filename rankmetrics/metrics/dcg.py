@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..registry import Metric, register
-from .conventions import GAINS, cutoff, discounts, gain_shift, gain_values
+from ..registry import Columns, Metric, register
+from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
 
 
@@ -227,6 +227,28 @@ def _pad_columns(grades: np.ndarray, width: int) -> np.ndarray:
 
 # ---------------------------------------------------------------- registration
 
+
+def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) -> np.ndarray:
+    """nDCG for evaluate: with trec_eval's ``level=gain`` pairs (``ndcg_1=3,2=9``) when given.
+
+    Plain "ndcg" cuts neither side: trec_eval's uncut ndcg. The ideal comes from every
+    judged document (trec_eval) or, with ideal="listed", from the retrieved ones.
+    """
+    if gains is None:
+        ideal = columns.graded if columns.best is None else columns.best
+        return _ndcg_rows(columns.graded, k, ideal, columns.gain)
+    # trec_eval's gain map (m_ndcg.c): a mapped grade earns its gain, which may be 0 or
+    # negative; the ideal keeps the positive gains of every judgement.
+    run, ideal = trec_gains(columns.graded, columns.judged, columns.judged_grades, gain_map(gains, "ndcg")[0])
+    width = max(run.shape[1], ideal.shape[1])
+    discount = discounts(width)
+    actual = (_pad_columns(run, width) / discount).sum(axis=1)
+    best = (_pad_columns(ideal, width) / discount).sum(axis=1)
+    out = np.zeros_like(actual)
+    np.divide(actual, best, out=out, where=best > 0)
+    return out
+
+
 register(
     Metric(
         "ndcg",
@@ -236,9 +258,8 @@ register(
         names=("ndcg",),
         trec_name="ndcg",
         trec_cutoff_name="ndcg_cut",
-        # Plain "ndcg" cuts neither side: trec_eval's uncut ndcg. The ideal comes from every
-        # judged document (trec_eval) or, with ideal="listed", from the retrieved ones.
-        evaluate=lambda c, k: _ndcg_rows(c.graded, k, c.graded if c.best is None else c.best, c.gain),
+        parameter="gains",
+        evaluate=_evaluate_ndcg,
         explain="dcg",
         command="ndcg",
         keywords=("gain", "ideal"),

@@ -13,6 +13,7 @@ million lines is scored in bounded memory by the very same code.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -25,6 +26,7 @@ import numpy as np
 
 from .. import _validation as v
 from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
+from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns, Metric, register
 from ..tables import html_table, text_table
 from . import files, ranking
@@ -91,11 +93,14 @@ register(
         cutoff="none",
         trec_name="gm_map",
         summary="geometric",
+        trec_lines="all",
         evaluate=METRICS["average_precision"].evaluate,
     )
 )
 
 _CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
+_PARAMETER_FORMS = {"level": "_0.10", "numbers": "_a,b,...", "gains": "_level=gain,..."}
 
 
 def _evaluated() -> list[Metric]:
@@ -111,7 +116,9 @@ def known_metrics() -> str:
             if m.cutoff == "optional":
                 human.append(f"{name}@k")
         if m.trec_name:
-            trec.append(m.trec_name)
+            trec.append(m.trec_name + (_PARAMETER_FORMS["level"] if m.parameter == "level" else ""))
+            if m.parameter in ("numbers", "gains"):
+                trec.append(m.trec_name + _PARAMETER_FORMS[m.parameter])
         if m.trec_cutoff_name:
             trec.append(f"{m.trec_cutoff_name}_k")
     return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
@@ -119,11 +126,17 @@ def known_metrics() -> str:
 
 @dataclass(frozen=True)
 class Measure:
-    """One requested metric: the name as written, the registered metric, and its cutoff."""
+    """One requested metric: the name as written, the registered metric, its cutoff and parameter.
+
+    ``parameter`` is trec_eval's parameter of the measure, when one was
+    written (see :attr:`rankmetrics.registry.Metric.parameter`): a number,
+    a tuple of numbers, or a tuple of ``(level, gain)`` pairs.
+    """
 
     name: str
     metric: Metric
     k: int | None
+    parameter: Any = None
 
     @property
     def family(self) -> str:
@@ -135,20 +148,56 @@ class Measure:
         return self.k is None and self.metric.reads_ranking
 
 
+def _parse_parameter(kind: str, text: str) -> Any:
+    """trec_eval's parameter text of one kind, parsed; None when it is not of that form."""
+    if kind == "cutoff":
+        return int(text) if _CUTOFF.fullmatch(text) else None
+    if kind == "level":
+        return float(text) if _NUMBER.fullmatch(text) else None
+    parts = text.split(",")
+    if kind == "numbers":
+        return tuple(float(p) for p in parts) if all(_NUMBER.fullmatch(p) for p in parts) else None
+    pairs = [p.partition("=") for p in parts]  # "gains": level=gain, ...
+    if all(key and sep and _NUMBER.fullmatch(value) for key, sep, value in pairs):
+        return tuple((key.strip(), float(value)) for key, _, value in pairs)
+    return None
+
+
+def _parameterised(metrics: list[Metric]) -> list[tuple[str, Metric, str]]:
+    """(trec_eval name, metric, kind of what follows it), the longest names first."""
+    forms = [(m.trec_cutoff_name, m, "cutoff") for m in metrics if m.trec_cutoff_name]
+    forms += [(m.trec_name, m, m.parameter) for m in metrics if m.trec_name and m.parameter]
+    return sorted(forms, key=lambda form: -len(form[0]))
+
+
 def parse_metric(name: Any) -> Measure:
     """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``), from the registry.
+
+    trec_eval's names are accepted as trec_eval prints them (``P_5``,
+    ``iprec_at_recall_0.10``, ``ndcg_1=3,2=9``, ``rbp_p=0.95``) and as its
+    ``-m`` option takes them (``P.5``, ``iprec_at_recall.0.10``,
+    ``ndcg.1=3,2=9``, ``rbp.p=0.95``), one measure per name.
 
     Examples
     --------
     >>> parse_metric("ndcg@10")
-    Measure(name='ndcg@10', metric=ndcg, k=10)
+    Measure(name='ndcg@10', metric=ndcg, k=10, parameter=None)
     >>> parse_metric("P_5")
-    Measure(name='P_5', metric=precision, k=5)
+    Measure(name='P_5', metric=precision, k=5, parameter=None)
     >>> parse_metric("Rprec")
-    Measure(name='Rprec', metric=r_precision, k=None)
+    Measure(name='Rprec', metric=r_precision, k=None, parameter=None)
+    >>> parse_metric("iprec_at_recall_0.10").parameter
+    0.1
+    >>> parse_metric("ndcg.1=3,2=9").parameter
+    (('1', 3.0), ('2', 9.0))
     """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a metric name must be a non-empty string; got {v._show(name)}")
+    return _parse_name(name)
+
+
+@functools.lru_cache(maxsize=4096)  # names are read again for every value shown
+def _parse_name(name: str) -> Measure:
     text = name.strip()
     lower = text.lower()
     metrics = _evaluated()
@@ -160,21 +209,48 @@ def parse_metric(name: Any) -> Measure:
         if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
             raise ValueError(f"the cutoff in {name!r} must be a positive integer, as in {base}@10")
         return Measure(text, metric, int(cut))
-    prefix, _, cut = lower.rpartition("_")
-    if prefix and _CUTOFF.fullmatch(cut):
-        metric = next((m for m in metrics if (m.trec_cutoff_name or "").lower() == prefix), None)
-        if metric is not None:
-            if int(cut) < 1:
-                raise ValueError(f"the cutoff in {name!r} must be a positive integer")
-            return Measure(text, metric, int(cut))
     metric = next((m for m in metrics if (m.trec_name or "").lower() == lower), None)
     metric = metric or next((m for m in metrics if lower in m.names), None)
-    if metric is None:
-        raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
-    if metric.cutoff == "required":
-        example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
-        raise ValueError(f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})")
-    return Measure(text, metric, None)
+    if metric is not None:
+        if metric.cutoff == "required":
+            example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
+            raise ValueError(
+                f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})"
+            )
+        if metric.parameter == "level":
+            raise ValueError(f"{name!r} needs a level, as trec_eval prints it: e.g. {metric.trec_name}_0.10")
+        return Measure(text, metric, None)
+    forms = _parameterised(metrics)
+    base, dot, rest = text.partition(".")  # trec_eval's -m form: name.parameters
+    for prefix, metric, kind in forms if dot else ():
+        if base.lower() == prefix.lower():
+            value = _parse_parameter(kind, rest)
+            if value is None:
+                raise ValueError(f"{name!r}: {rest!r} is not a parameter of {prefix} ({_form(kind)})")
+            return _measure(text, metric, kind, value)
+    for prefix, metric, kind in forms:  # as trec_eval prints it: name_parameters
+        if lower.startswith(prefix.lower() + "_"):
+            value = _parse_parameter(kind, text[len(prefix) + 1 :])
+            if value is not None:
+                return _measure(text, metric, kind, value)
+    raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+
+
+def _form(kind: str) -> str:
+    return {
+        "cutoff": "a positive integer",
+        "level": "a number",
+        "numbers": "numbers a,b,...",
+        "gains": "pairs level=gain,...",
+    }[kind]
+
+
+def _measure(text: str, metric: Metric, kind: str, value: Any) -> Measure:
+    if kind == "cutoff":
+        if value < 1:
+            raise ValueError(f"the cutoff in {text!r} must be a positive integer")
+        return Measure(text, metric, value)
+    return Measure(text, metric, None, value)
 
 
 def parse_metrics(metrics: Any) -> list[Measure]:
@@ -206,8 +282,10 @@ class Evaluation:
         ``{metric: 1-D array}``, one value per query, aligned with ``queries``.
     summary : dict
         ``{metric: float}``: trec_eval's ``all`` line. The mean over queries,
-        except the counts ``num_ret``, ``num_rel``, ``num_rel_ret`` (summed)
-        and ``gm_map`` (geometric mean of AP, each floored at 0.00001).
+        except the counts ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
+        ``num_nonrel_judged_ret`` (summed), ``gm_map`` and ``gm_bpref``
+        (geometric means, each value floored at 0.00001), and the text
+        measures: ``runid`` (the run's tag) and ``relstring`` (no summary: "").
     missing_queries : tuple of str
         Judged queries the run does not contain: skipped (``missing="skip"``)
         or scored 0 (``missing="zero"``).
@@ -256,15 +334,27 @@ class Evaluation:
             "conventions": dict(self.conventions),
         }
 
-    def to_trec_eval(self) -> str:
-        """The values in trec_eval's ``-q`` text format: ``measure <TAB> qid|all <TAB> value``."""
+    def to_trec_eval(self, queries: bool = True) -> str:
+        """The values in trec_eval's text format: ``measure <TAB> qid|all <TAB> value``.
+
+        With ``queries`` (trec_eval's ``-q``), each query's lines come first,
+        then the ``all`` lines; without, only the ``all`` lines. The lines are
+        those trec_eval prints: ``gm_map``, ``gm_bpref``, ``num_q`` and
+        ``runid`` only for ``all``, ``relstring`` only per query; counts as
+        integers, text as trec_eval writes it, every other value with 4
+        decimals (``%6.4f``).
+        """
+        metrics = {name: parse_metric(name).metric for name in self.per_query}
         lines = []
-        for i, qid in enumerate(self.queries):
-            for metric, values in self.per_query.items():
-                lines.append(_trec_line(metric, qid, values[i]))
-        for metric, value in self.summary.items():
-            lines.append(_trec_line(metric, "all", value))
-        return "\n".join(lines) + "\n"
+        if queries:
+            for i, qid in enumerate(self.queries):
+                for name, values in self.per_query.items():
+                    if metrics[name].trec_lines != "all":
+                        lines.append(_trec_line(name, metrics[name], qid, values[i]))
+        for name, value in self.summary.items():
+            if metrics[name].trec_lines != "queries":
+                lines.append(_trec_line(name, metrics[name], "all", value))
+        return "\n".join(lines) + "\n" if lines else ""
 
     def _rows(self, limit: int) -> list[tuple[str, list[str]]]:
         n = len(self.queries)
@@ -313,20 +403,27 @@ class Evaluation:
         )
 
 
-def _is_count(metric: str) -> bool:
-    return parse_metric(metric).metric.count
-
-
-def _plain(metric: str, value: Any) -> int | float:
-    return int(value) if _is_count(metric) else float(value)
+def _plain(metric: str, value: Any) -> int | float | str:
+    registered = parse_metric(metric).metric
+    if registered.text is not None:
+        return str(value)
+    return int(value) if registered.count else float(value)
 
 
 def _cell(metric: str, value: Any) -> str:
-    return f"{int(value)}" if _is_count(metric) else f"{float(value):.4f}"
+    return _shown(parse_metric(metric).metric, value)
 
 
-def _trec_line(metric: str, qid: str, value: Any) -> str:
-    return f"{metric:<22}\t{qid}\t{_cell(metric, value)}"
+def _shown(metric: Metric, value: Any) -> str:
+    if metric.text is not None:
+        return str(value)
+    return f"{int(value)}" if metric.count else f"{float(value):.4f}"
+
+
+def _trec_line(name: str, metric: Metric, qid: str, value: Any) -> str:
+    # trec_eval's printf: "%-22s\t%s\t%6.4f" (%ld for counts, the text's own form for text).
+    shown = metric.text.format(value) if metric.text is not None else _shown(metric, value)
+    return f"{name:<22}\t{qid}\t{shown}"
 
 
 def evaluate(
@@ -343,6 +440,8 @@ def evaluate(
     chunk_queries: int | None = None,
     fractional_grades: str = "error",
     score_precision: str = "float32",
+    judged_only: bool = False,
+    max_documents: int | None = None,
 ) -> Evaluation:
     """Score a run on every judged query, the way trec_eval does unless told otherwise.
 
@@ -365,7 +464,22 @@ def evaluate(
         ``"recall_100"``, ``"map_cut_10"``, ``"success_10"``, ``"map"``,
         ``"gm_map"``, ``"ndcg"``, ``"recip_rank"``, ``"Rprec"``,
         ``"num_ret"``, ``"num_rel"``, ``"num_rel_ret"``). Plain ``"ndcg"``
-        and ``"map"`` use the whole ranked list.
+        and ``"map"`` use the whole ranked list. Every other measure of
+        ``trec_eval -m all_trec`` is there too, under trec_eval's names
+        (:mod:`rankmetrics.metrics.trec_measures`): ``runid``, ``num_q``,
+        ``bpref``, ``gm_bpref``, ``infAP``, ``iprec_at_recall_0.10``,
+        ``11pt_avg``, ``Rprec_mult_0.20``, ``utility``, ``binG``, ``G``,
+        ``ndcg_rel``, ``Rndcg``, ``relative_P_5``, ``set_P``,
+        ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
+        ``num_nonrel_judged_ret``, ``rbp``, ``rbp_resid``, ``unj_5``,
+        ``relstring`` (text: the first grades, one character each) and
+        ``runid`` (text: the tag of the run file's last line; "" for a dict). trec_eval's parameters are written as it prints them
+        or as its ``-m`` takes them: ``relstring_20``, ``set_F_0.5``,
+        ``utility_2,-1,0,0`` (p1..p4), ``11pt_avg_0.2,0.5,0.8``, gain maps
+        ``ndcg_1=3,2=9`` (also ``G``, ``ndcg_rel``, ``Rndcg``, ``rbp``),
+        RBP's persistence ``rbp_p=0.95`` / ``rbp_resid_p=0.95``; or
+        ``ndcg.1=3,2=9``. One measure per name (trec_eval's
+        ``-m P.5,10`` is two names here).
     relevance_level : number, default 1
         A document is relevant for the binary metrics (P, recall, AP, RR,
         R-precision, hit rate, counts) when its grade is at least this
@@ -375,7 +489,15 @@ def evaluate(
         Judged queries that the run does not contain: ``"skip"`` leaves them
         out of the summary and warns, naming them (trec_eval's default);
         ``"zero"`` scores them 0 on every metric (trec_eval's ``-c``).
-        Queries of the run without judgements are always ignored.
+        Queries of the run without judgements are always ignored. A query
+        scored 0 keeps its ``num_rel``, is floored at 0.00001 in ``gm_map``
+        and ``gm_bpref``, and has an empty ``relstring``, as with trec_eval
+        -c. Two of trec_eval's -c quirks are not copied: its ``all`` line
+        for ``num_rel`` counts the grades > 0 of the whole qrels whatever
+        ``-l`` says (``m_num_rel.c``; here: the sum of the per-query
+        ``num_rel``, the same for ``-l 1``), and it zeroes ``utility`` for
+        such a query (here: utility of an empty ranking, also 0 with the
+        default coefficients, but p3·R with ``utility_p1,p2,p3,p4``).
     ties : {"docno_descending", "input_order"}
         How documents with equal scores are ordered: by docno, descending, as
         text (trec_eval), or as they appear in the run (a stable sort).
@@ -407,6 +529,14 @@ def evaluate(
         What a judgement such as 0.5 does: refused, naming the line
         (trec_eval would silently read it as 0); cut toward zero as
         trec_eval does; or kept as a graded relevance. See :func:`read_qrels`.
+    judged_only : bool, default False
+        Score only judged documents (trec_eval's ``-J``): every retrieved
+        document without a grade >= 0 (not in the qrels, or in them with a
+        negative grade) is dropped and the ones below move up. ``num_ret``
+        then counts the judged documents.
+    max_documents : positive int, optional
+        Keep only each query's first ``max_documents`` ranked documents
+        (trec_eval's ``-M``), before ``judged_only`` drops any. Default: all.
 
     Returns
     -------
@@ -461,6 +591,11 @@ def evaluate(
     ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
     denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
 
+    if not isinstance(judged_only, (bool, np.bool_)):
+        raise ValueError(f"judged_only must be True or False; got {v._show(judged_only)}")
+    if max_documents is not None:
+        max_documents = v.check_k(max_documents, "max_documents")
+
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
     deepest = max((m.k for m in measures if m.k is not None), default=1)
@@ -474,6 +609,8 @@ def evaluate(
         "ideal": ideal,
         "denominator": denominator,
         "fractional_grades": fractional_grades,
+        "judged_only": bool(judged_only),
+        "max_documents": max_documents,
     }
     qrels = files.judgements(qrels, fractional_grades)
     if not qrels:
@@ -482,14 +619,15 @@ def evaluate(
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
 
     def score(groups: files.Records) -> dict[str, np.ndarray]:
-        ranked = ranking.rank(groups, qrels, depth, ties, score_precision)
+        ranked = ranking.rank(groups, qrels, depth, ties, score_precision, bool(judged_only), max_documents)
         return _score(ranked, measures, level, gain, ideal, denominator)
 
     queries: list[str] = []
     parts: list[dict[str, np.ndarray]] = []
     in_run: set[str] = set()
     unjudged: set[str] = set()
-    for groups in files.run_records(run, chunk_queries):
+    noted: dict[str, str] = {}  # the run file's last tag: trec_eval's runid
+    for groups in files.run_records(run, chunk_queries, noted):
         in_run.update(groups.qids)
         keep = [i for i, qid in enumerate(groups.qids) if qid in qrels]
         unjudged.update(qid for qid in groups.qids if qid not in qrels)
@@ -517,7 +655,11 @@ def evaluate(
 
     order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
     per_query = {m.name: np.concatenate([part[m.name] for part in parts])[order] for m in measures}
-    summary = {m.name: _summarise(m, per_query[m.name]) for m in measures}
+    run_id = noted.get("tag", "")  # a run given as a dict has no tag
+    for m in measures:
+        if m.metric.summary == "run_id":  # known only once the whole run is read
+            per_query[m.name] = np.full(len(queries), run_id, dtype=object)
+    summary = {m.name: _summarise(m, per_query[m.name], run_id) for m in measures}
     return Evaluation(
         tuple(queries[i] for i in order),
         per_query,
@@ -549,22 +691,39 @@ def _score(
 ) -> dict[str, np.ndarray]:
     """Every metric for a group of ranked queries: one value per query, by the metric's own hook."""
     uses_ndcg = any(m.family == "ndcg" for m in measures)
+    width = ranked.grades.shape[1]
+    n_relevant, n_nonrelevant = judged_counts(ranked.judged_grades, level)
     columns = Columns(
         binary=(ranked.judged & (ranked.grades >= level)).astype(float),
         graded=np.clip(ranked.grades, 0.0, None),  # nDCG: raw grades, a negative one earns nothing
         # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
         best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and ideal == "judged" else None,
-        n_relevant=np.count_nonzero(ranked.judged_grades >= level, axis=1).astype(float),
+        n_relevant=n_relevant,
         n_retrieved=ranked.n_retrieved,
         gain=gain,
         denominator=denominator,
+        judged=ranked.judged & (ranked.grades >= 0),
+        pooled=ranked.judged,
+        retrieved=np.arange(width) < ranked.n_retrieved[:, None],
+        n_nonrelevant=n_nonrelevant,
+        judged_grades=ranked.judged_grades,
     )
-    return {m.name: m.metric.evaluate(columns, m.k) for m in measures}
+    return {m.name: _value(m, columns) for m in measures}
 
 
-def _summarise(m: Measure, values: np.ndarray) -> float:
+def _value(m: Measure, columns: Columns) -> np.ndarray:
+    if m.parameter is None:
+        return m.metric.evaluate(columns, m.k)
+    return m.metric.evaluate(columns, m.k, m.parameter)
+
+
+def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:
     if m.metric.summary == "sum":
         return float(values.sum())
     if m.metric.summary == "geometric":
         return float(np.exp(np.mean(np.log(np.maximum(values, _GM_FLOOR)))))
+    if m.metric.summary == "run_id":
+        return run_id
+    if m.metric.summary == "none":
+        return ""
     return float(values.mean())

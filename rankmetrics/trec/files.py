@@ -95,6 +95,7 @@ class Records:
     docnos: list[str]  # every record's document id
     values: np.ndarray  # float64, every record's grade (qrels) or score (run)
     lines: np.ndarray | None = None  # int64, every record's line number
+    last_tag: str | None = None  # a run block's last line's tag (sixth field), for trec_eval's runid
 
     def __len__(self) -> int:
         return len(self.qids)
@@ -255,8 +256,12 @@ def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[
     return _nest(qrels_records(source, fractional_grades), grades=True)
 
 
-def run_records(source: Any, chunk_queries: int | None) -> Iterator[Records]:
+def run_records(source: Any, chunk_queries: int | None, noted: dict | None = None) -> Iterator[Records]:
     """The run's records, checked, ``chunk_queries`` queries at a time (all at once for None).
+
+    ``noted``, when given, receives ``noted["tag"]``: the tag (sixth field) of
+    the file's last line, which trec_eval prints as the ``runid``, once the
+    records are read. A dict run has no tag.
 
     All at once, the queries may come in any order: a query's records are put
     together, in the order first met. In chunks, a file must be grouped by
@@ -268,13 +273,20 @@ def run_records(source: Any, chunk_queries: int | None) -> Iterator[Records]:
         yield from _from_mapping(source, RUN).chunks(chunk_queries)
         return
     label, blocks = _text_blocks(source, RUN.kind)
-    parts = (_parse(blob, first, label, RUN) for blob, first in blocks)
+    parts = _noting_tags((_parse(blob, first, label, RUN) for blob, first in blocks), noted)
     if chunk_queries is None:
         records = _grouped(list(parts))
         _check_unique(records, label)
         yield records
         return
     yield from _chunked(parts, chunk_queries, label)
+
+
+def _noting_tags(parts: Iterator[Records], noted: dict | None) -> Iterator[Records]:
+    for part in parts:
+        if noted is not None and part.last_tag is not None:
+            noted["tag"] = part.last_tag
+        yield part
 
 
 def _chunked(parts: Iterator[Records], size: int, label: str) -> Iterator[Records]:
@@ -466,12 +478,16 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format) -> Records:
     names = [
         blob[b:e].decode("utf-8") for b, e in zip(qid_begins[change].tolist(), qid_ends[change].tolist())
     ]
+    tag = None
+    if fmt.kind == "run" and at.size:
+        tag = blob[begins[at[-1] + 5] : ends[at[-1] + 5]].decode("utf-8")
     return Records(
         names,
         np.diff(np.append(change, at.size)).astype(np.int64),
         _texts(blob, raw, begins[at + 2], ends[at + 2], ascii_only),
         values,
         lines,
+        tag,
     )
 
 

@@ -47,6 +47,8 @@ def rank(
     depth: int | None,
     ties: str,
     score_precision: str = "float32",
+    judged_only: bool = False,
+    max_documents: int | None = None,
 ) -> Ranked:
     """Order each query's documents by score, highest first, and look up their grades.
 
@@ -54,9 +56,12 @@ def rank(
     as text (trec_eval); ``"input_order"``: as they come. ``score_precision``:
     ``"float32"`` compares the scores as trec_eval stores them, in a 32-bit
     float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that 0.123456789
-    and 0.123456788 are tied; ``"float64"`` compares them as read. Only the
-    first ``depth`` ranks are kept (all for None). Every query must be in
-    ``qrels``.
+    and 0.123456788 are tied; ``"float64"`` compares them as read.
+    ``max_documents`` keeps only each query's first that many documents
+    (trec_eval's ``-M``); then ``judged_only`` drops every document without a
+    grade >= 0 and closes the gaps (trec_eval's ``-J``, in that order, as
+    ``form_res_rels.c`` does). Only the first ``depth`` ranks are kept (all
+    for None). Every query must be in ``qrels``.
     """
     n = len(groups)
     lengths = groups.lengths
@@ -77,6 +82,19 @@ def rank(
     order = np.argsort(-scores, axis=1, kind="stable" if ties == "input_order" else None)
     if ties == "docno_descending" and longest > 1:
         _break_ties(order, scores, groups)
+    n_retrieved = lengths
+    if max_documents is not None:
+        longest = min(longest, max_documents)
+        n_retrieved = np.minimum(lengths, max_documents)
+    if judged_only and longest:
+        ranked = np.take_along_axis(found, order[:, :longest], axis=1)
+        keep = ranked >= 0  # NaN (not judged) and negative grades (pooled, unjudged) go
+        ranked = np.take_along_axis(ranked, np.argsort(~keep, axis=1, kind="stable"), axis=1)
+        n_retrieved = np.count_nonzero(keep, axis=1).astype(lengths.dtype)
+        longest = int(n_retrieved.max())
+        ranked[np.arange(ranked.shape[1]) >= n_retrieved[:, None]] = _NAN
+        order = np.broadcast_to(np.arange(ranked.shape[1]), ranked.shape)
+        found = ranked
     width = max(1, longest if depth is None else min(longest, depth))
     if longest:
         ranked = np.take_along_axis(found, order[:, :width], axis=1)
@@ -91,7 +109,7 @@ def rank(
         queries=list(groups.qids),
         grades=np.where(judged, ranked, 0.0),
         judged=judged,
-        n_retrieved=lengths,
+        n_retrieved=n_retrieved,
         judged_grades=padded_rows(every, counts, max(1, int(counts.max()) if n else 1), -np.inf),
     )
 

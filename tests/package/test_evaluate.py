@@ -252,7 +252,15 @@ def test_f1_at_k_by_hand():
     [
         ("p", r"'p' needs a cutoff: write p@10"),
         ("recall", r"'recall' needs a cutoff"),
-        ("bpref", r"unknown metric 'bpref'; known: ndcg"),
+        ("prefs_simp", r"unknown metric 'prefs_simp'; known: ndcg"),  # trec_eval's, not all_trec
+        (
+            "iprec_at_recall",
+            r"'iprec_at_recall' needs a level, as trec_eval prints it: e.g. iprec_at_recall_0.10",
+        ),
+        ("set_F.x", r"'set_F.x': 'x' is not a parameter of set_F \(numbers a,b,...\)"),
+        ("utility_1,2", r"utility takes 4 numbers; got 2"),
+        ("ndcg_p=0.5", r"ndcg: 'p'=0.5 is not a grade level"),
+        ("rbp_resid_1=2", r"rbp_resid takes only p=persistence"),
         ("ndcg@0", r"the cutoff in 'ndcg@0' must be a positive integer"),
         ("ndcg@ten", r"the cutoff in 'ndcg@ten' must be a positive integer"),
         ("num_rel@5", r"unknown metric 'num_rel@5'"),

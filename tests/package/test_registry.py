@@ -46,7 +46,33 @@ EVALUATE_NAMES = {
     "num_rel": ["num_rel"],
     "num_rel_ret": ["num_rel_ret"],
     "gm_map": ["gm_map"],
+    # trec_eval's other measures (rankmetrics.metrics.trec_measures)
+    "runid": ["runid"],
+    "num_q": ["num_q"],
+    "bpref": ["bpref"],
+    "gm_bpref": ["gm_bpref"],
+    "inferred_ap": ["infAP"],
+    "interpolated_precision": ["iprec_at_recall_0.50"],
+    "eleven_point_average": ["11pt_avg"],
+    "r_precision_multiple": ["Rprec_mult_0.50"],
+    "utility": ["utility"],
+    "binary_g": ["binG"],
+    "normalized_gain": ["G"],
+    "ndcg_over_relevant": ["ndcg_rel"],
+    "ndcg_at_r_levels": ["Rndcg"],
+    "relative_precision": ["relative_P_3"],
+    "set_precision": ["set_P"],
+    "set_relative_precision": ["set_relative_P"],
+    "set_recall": ["set_recall"],
+    "set_map": ["set_map"],
+    "set_f": ["set_F"],
+    "num_nonrel_judged_ret": ["num_nonrel_judged_ret"],
+    "rank_biased_precision": ["rbp"],
+    "rbp_residual": ["rbp_resid"],
+    "unjudged_fraction": ["unj_3"],
+    "relevance_string": ["relstring", "relstring_3"],
 }
+TEXT_VALUED = ["runid", "relstring", "relstring_3"]  # per-query values are text, not numbers
 COMMANDS = ["ndcg", "dcg", "precision", "recall", "f1", "hit-rate", "rr", "mr", "ap", "mrr", "map"]
 COMMANDS += ["mse", "mae", "rmse"]
 EXPLAINED = [
@@ -114,7 +140,8 @@ def evaluate_names(metric: registry.Metric) -> tuple[list[str], list[str]]:
     if metric.trec_cutoff_name:
         cut.append(f"{metric.trec_cutoff_name}_{K}")
     if metric.trec_name and metric.trec_name not in whole:
-        whole.append(metric.trec_name)
+        # A trec_eval level (iprec_at_recall_0.50) is part of the name; other parameters have defaults.
+        whole.append(f"{metric.trec_name}_0.50" if metric.parameter == "level" else metric.trec_name)
     return cut, whole
 
 
@@ -150,8 +177,21 @@ def test_evaluate_accepts_the_names_users_know():
     assert derived == {name: sorted(names) for name, names in EVALUATE_NAMES.items()}
     every = [name for names in EVALUATE_NAMES.values() for name in names]
     result = rm.evaluate(QRELS, RUN, every)
-    assert all(np.all(np.isfinite(result.per_query[name])) for name in every)
+    numbers = [name for name in every if name not in TEXT_VALUED]
+    assert all(np.all(np.isfinite(result.per_query[name].astype(float))) for name in numbers)
+    assert all(isinstance(value, str) for name in TEXT_VALUED for value in result.per_query[name])
     assert set(result.summary) == set(every)
+
+
+@pytest.mark.parametrize("metric", registered(evaluate=lambda e: e is not None))
+def test_a_metric_asked_alone_gives_what_it_gives_among_all(metric):
+    # evaluate ranks only as deep as the asked metrics need: a metric that says it needs less
+    # than it reads (reads_ranking, a cutoff) would change when asked alone.
+    every = [name for names in EVALUATE_NAMES.values() for name in names]
+    together = rm.evaluate(QRELS, RUN, every)
+    for name in EVALUATE_NAMES[metric.name]:
+        alone = rm.evaluate(QRELS, RUN, [name])
+        np.testing.assert_array_equal(alone.per_query[name], together.per_query[name], err_msg=name)
 
 
 def test_the_query_counts_by_hand():

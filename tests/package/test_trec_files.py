@@ -299,6 +299,27 @@ MEASURES = {
     "num_rel_ret": ("num_rel_ret", "num_rel_ret"),
     "success_1": ("success.1", "success_1"),
     "map_cut_5": ("map_cut.5", "map_cut_5"),
+    # trec_eval's other measures (rankmetrics.metrics.trec_measures). Not here: iprec_at_recall
+    # and 11pt_avg (pytrec_eval embeds trec_eval 9, which turns a recall level into
+    # int(level * R + 0.9) relevant documents where trec_eval 10 rounds; NIST's 10.0 outputs
+    # check them in test_trec_eval_conformance), gm_bpref (only a summary), num_q, runid and
+    # relstring (bookkeeping and text), rbp, rbp_resid and unj (pytrec_eval lacks them).
+    "bpref": ("bpref", "bpref"),
+    "infAP": ("infAP", "infAP"),
+    "Rprec_mult_0.60": ("Rprec_mult", "Rprec_mult_0.60"),
+    "Rprec_mult_2.00": ("Rprec_mult", "Rprec_mult_2.00"),
+    "utility": ("utility", "utility"),
+    "binG": ("binG", "binG"),
+    "G": ("G", "G"),
+    "ndcg_rel": ("ndcg_rel", "ndcg_rel"),
+    "Rndcg": ("Rndcg", "Rndcg"),
+    "relative_P_5": ("relative_P.5", "relative_P_5"),
+    "set_P": ("set_P", "set_P"),
+    "set_relative_P": ("set_relative_P", "set_relative_P"),
+    "set_recall": ("set_recall", "set_recall"),
+    "set_map": ("set_map", "set_map"),
+    "set_F": ("set_F", "set_F"),
+    "num_nonrel_judged_ret": ("num_nonrel_judged_ret", "num_nonrel_judged_ret"),
 }
 
 DOCS = [f"d{i}" for i in range(14)] + ["문서", "é", "e", "D1"]
@@ -359,9 +380,11 @@ def messy_file(lines: list[list[str]], style: dict, grouped: bool, trailing: boo
     return gzip.compress(data) if style["gzip"] else data
 
 
-def pytrec_values(qrels, run):
+def pytrec_values(qrels, run, judged_only=False):
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {request for request, _ in MEASURES.values()})
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, {request for request, _ in MEASURES.values()}, judged_docs_only_flag=judged_only
+    )
     return evaluator.evaluate(run)
 
 
@@ -412,15 +435,27 @@ def test_differential_file_dict_chunks_and_pytrec_eval_agree(case):
     comparable = {q: d for q, d in qrels.items() if max(d.values()) >= 0}
     reference = pytrec_values(comparable, run)
     assert sorted(reference) == [q for q in by_dicts.queries if q in comparable]
+    expected = np.array([by_dicts.per_query[metric] for metric in metrics])
     for result in (by_files, *chunked):
         assert result.queries == by_dicts.queries
-        for metric in metrics:
-            np.testing.assert_allclose(
-                result.per_query[metric], by_dicts.per_query[metric], rtol=0, atol=1e-15
-            )
+        # one row per metric, so that a failure names the row (the metric's place in `metrics`)
+        got = np.array([result.per_query[metric] for metric in metrics])
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-15, err_msg=str(metrics))
     for metric, (_, key) in MEASURES.items():
         for qid in reference:
             assert by_dicts.value(metric, qid) == pytest.approx(reference[qid][key], abs=1e-12), (metric, qid)
+    # trec_eval's -J: only judged documents are ranked.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # judged queries absent from the run, as above
+        judged = rm.evaluate(qrels, run, metrics, judged_only=True)
+    reference = pytrec_values(comparable, run, judged_only=True)
+    for metric, (_, key) in MEASURES.items():
+        for qid in reference:
+            assert judged.value(metric, qid) == pytest.approx(reference[qid][key], abs=1e-12), (
+                metric,
+                qid,
+                "-J",
+            )
 
 
 # ---------------------------------------------------------------- scores as trec_eval stores them
