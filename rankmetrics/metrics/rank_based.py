@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _validation as v
 from ..registry import Columns, Metric, register
+from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from .inputs import prepare
 
@@ -309,7 +310,20 @@ def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = 
 def _evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
     # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
     rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
-    return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+    if columns.tie_start is None:
+        return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+    # ties="average" (evaluate refuses "retrieved_relevant", whose divisor depends on the order).
+    total = ties.expected_precision_sum(columns.binary, columns.tie_start, columns.tie_end, k)
+    divisor = ap_denominator(columns.n_relevant, None, k or 0, rule)
+    out = np.zeros_like(total)
+    np.divide(total, divisor, out=out, where=divisor > 0)
+    return out
+
+
+def _evaluate_rr(columns: Columns, k: int | None) -> np.ndarray:
+    if columns.tie_start is None:
+        return reciprocal_rank(columns.binary, k)
+    return ties.expected_reciprocal_rank(columns.binary, columns.tie_start, columns.tie_end, k)
 
 
 register(
@@ -320,7 +334,10 @@ register(
         title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
         names=("rr", "mrr"),
         trec_name="recip_rank",
-        evaluate=lambda c, k: reciprocal_rank(c.binary, k),
+        evaluate=_evaluate_rr,
+        averages_ties=True,
+        ir_name="RR",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="rr",
         examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
@@ -349,6 +366,9 @@ register(
         trec_name="map",
         trec_cutoff_name="map_cut",
         evaluate=_evaluate_ap,
+        averages_ties=True,
+        ir_name="AP",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="ap",
         keywords=("n_relevant",),

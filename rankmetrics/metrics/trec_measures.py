@@ -31,6 +31,7 @@ import numpy as np
 
 from ..registry import Columns, Metric, register
 from .conventions import RBP_PERSISTENCE, discounts, gain_map, trec_gains
+from .ties import tie_mean
 
 # trec_eval's constants (trec_eval.h).
 _INFAP_EPSILON = 0.00001
@@ -785,6 +786,11 @@ def _rbp_gains(c: Columns, gains: dict[int, float]) -> np.ndarray:
 # ---------------------------------------------------------------- registration
 
 
+def _tie_mean(c: Columns, values: np.ndarray) -> np.ndarray:
+    """ties="average": each rank's value replaced by its tie group's mean (its expectation)."""
+    return values if c.tie_start is None else tie_mean(values, c.tie_start, c.tie_end)
+
+
 def _relevant(c: Columns) -> np.ndarray:
     return c.binary > 0
 
@@ -1092,9 +1098,12 @@ register(
         trec_name="rbp",
         parameter="gains",
         evaluate=lambda c, k, gains=None: rank_biased_precision(
-            _rbp_gains(c, gain_map(gains, "rbp", persistence=True)[0]),
+            _tie_mean(c, _rbp_gains(c, gain_map(gains, "rbp", persistence=True)[0])),
             gain_map(gains, "rbp", persistence=True)[1],
         ),
+        averages_ties=True,  # a sum of per-rank terms: each rank earns its tie group's mean gain
+        ir_name="RBP",
+        ir_parameters=(("p", 0.8),),  # ir_measures' RBP defaults to p = 0.8, trec_eval's rbp to 0.9
     )
 )
 register(

@@ -31,7 +31,7 @@ from ..registry import METRICS, Columns, Metric, register
 from ..tables import html_table, text_table
 from . import files, ranking
 
-TIES = ("docno_descending", "input_order")
+TIES = ("docno_descending", "input_order", "average")
 SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
 
@@ -51,6 +51,8 @@ register(
         summary="sum",
         count=True,
         reads_ranking=False,
+        averages_ties=True,  # no order in a count
+        ir_name="NumRet",
         evaluate=lambda c, k: c.n_retrieved.astype(float),
     )
 )
@@ -66,6 +68,9 @@ register(
         summary="sum",
         count=True,
         reads_ranking=False,
+        averages_ties=True,
+        ir_name="NumRel",
+        ir_parameters=(("rel", None),),
         evaluate=lambda c, k: c.n_relevant,
     )
 )
@@ -80,6 +85,9 @@ register(
         trec_name="num_rel_ret",
         summary="sum",
         count=True,
+        averages_ties=True,  # the whole list: no order
+        ir_name="NumRelRet",
+        ir_parameters=(("rel", None),),
         evaluate=lambda c, k: c.binary.sum(axis=1),
     )
 )
@@ -94,6 +102,7 @@ register(
         trec_name="gm_map",
         summary="geometric",
         trec_lines="all",
+        averages_ties=True,
         evaluate=METRICS["average_precision"].evaluate,
     )
 )
@@ -498,9 +507,18 @@ def evaluate(
         ``num_rel``, the same for ``-l 1``), and it zeroes ``utility`` for
         such a query (here: utility of an empty ranking, also 0 with the
         default coefficients, but p3·R with ``utility_p1,p2,p3,p4``).
-    ties : {"docno_descending", "input_order"}
+    ties : {"docno_descending", "input_order", "average"}
         How documents with equal scores are ordered: by docno, descending, as
         text (trec_eval), or as they appear in the run (a stable sort).
+        ``"average"`` orders none of them: each metric is its expected value
+        over every order of each group of tied documents (McSherry & Najork,
+        ECIR 2008; scikit-learn's ``ndcg_score`` default), computed exactly
+        (:mod:`rankmetrics.metrics.ties`), so renaming documents never
+        changes a score. Offered by nDCG, P, R, R-precision, AP (with the
+        denominators ``"all_relevant"`` and ``"min_k_relevant"``), RR,
+        Success/hit rate, hits, judged, RBP and the counts; any other metric,
+        and ``max_documents`` (which would cut inside a tie group), is
+        refused with a ValueError.
     score_precision : {"float32", "float64"}, default "float32"
         How precisely scores are compared when ranking. trec_eval (and so
         pytrec_eval and ir_measures) keeps each score in a 32-bit float, about
@@ -595,11 +613,14 @@ def evaluate(
         raise ValueError(f"judged_only must be True or False; got {v._show(judged_only)}")
     if max_documents is not None:
         max_documents = v.check_k(max_documents, "max_documents")
+    if ties == "average":
+        _check_averaged(measures, denominator, max_documents)
 
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
     deepest = max((m.k for m in measures if m.k is not None), default=1)
-    depth = None if whole else deepest
+    # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
+    depth = None if whole or ties == "average" else deepest
     conventions = {
         "relevance_level": level,
         "missing": missing,
@@ -670,6 +691,24 @@ def evaluate(
     )
 
 
+def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:
+    """ties="average" only for the metrics that compute an expectation; refuse the rest by name."""
+    refused = [m.name for m in measures if not m.metric.averages_ties]
+    if refused:
+        offered = ", ".join(m.name for m in METRICS.values() if m.averages_ties)
+        raise ValueError(
+            f"ties='average' is not available for {', '.join(map(repr, refused))}; "
+            f"it is for: {offered}. Use ties='docno_descending' (trec_eval) for the others"
+        )
+    if denominator == "retrieved_relevant" and any(m.family == "average_precision" for m in measures):
+        raise ValueError(
+            "ties='average' does not go with denominator='retrieved_relevant': AP would then divide "
+            "by a count that itself depends on the order of the tied documents"
+        )
+    if max_documents is not None:
+        raise ValueError("ties='average' does not go with max_documents: the cut could split a tie group")
+
+
 def _check_level(level: Any) -> float:
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
         raise ValueError(f"relevance_level must be a finite number; got {v._show(level)}")
@@ -707,6 +746,8 @@ def _score(
         retrieved=np.arange(width) < ranked.n_retrieved[:, None],
         n_nonrelevant=n_nonrelevant,
         judged_grades=ranked.judged_grades,
+        tie_start=ranked.tie_start,
+        tie_end=ranked.tie_end,
     )
     return {m.name: _value(m, columns) for m in measures}
 
