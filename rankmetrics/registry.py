@@ -26,7 +26,7 @@ SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
 PARAMETERS = (None, "level", "numbers", "gains")
 TREC_LINES = ("both", "all", "queries")
 INPUTS = ("ranking", "queries", "ratings", "trec")
-EXPLAIN_FAMILIES = ("dcg", "hits", "mean", "rating")
+EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating")
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Metric:
         ``evaluate(columns, k) -> per-query array``, for :func:`rankmetrics.evaluate`;
         a metric with a ``parameter`` is called ``evaluate(columns, k, parameter)``
         when one is given.
-    explain : {"dcg", "hits", "mean", "rating"} or None
+    explain : {"dcg", "hits", "err", "mean", "rating"} or None
         The kind of step table :func:`rankmetrics.explain` draws.
     per_query : str or None
         For a mean over queries (MRR, MAP), the single-query metric it averages.

@@ -229,6 +229,37 @@ def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | n
     return queries.finish((hits > 0).astype(float))
 
 
+def hits(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Hits@k: the number of relevant items in the top k.
+
+    Precision@k times k: a count, not a share, so it is not comparable across
+    different k. Useful when a recommender is judged by how many of its k
+    slots it fills well.
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`precision`.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    precision, hit_rate
+
+    Examples
+    --------
+    >>> hits([1, 0, 1, 0, 1], k=3)
+    2.0
+    >>> hits(list("ABCDE"), relevant={"B", "D", "F"})
+    2.0
+    """
+    queries, count, _ = _hits(x, k, relevant)
+    return queries.finish(count)
+
+
 # ---------------------------------------------------------------- registration
 
 
@@ -346,6 +377,20 @@ register(
             "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
         ),
         worksheet=True,
+    )
+)
+register(
+    Metric(
+        "hits",
+        hits,
+        label="Hits",
+        title="Hits@k: 상위 k개에 든 정답의 수",
+        names=("hits",),
+        evaluate=lambda c, k: (
+            _expected_hits(c, k or c.binary.shape[1]) if c.tie_start is not None else hits(c.binary, k)
+        ),
+        averages_ties=True,
+        explain="hits",
     )
 )
 register(

@@ -710,6 +710,33 @@ def unjudged_fraction(unjudged: Any, k: int) -> np.ndarray:
     return np.count_nonzero(_rows(unjudged, bool)[:, :k], axis=1) / float(k)
 
 
+def judged_fraction(in_qrels: Any, n_retrieved: Any, k: int | None = None) -> np.ndarray:
+    """Judged@k: the share of the top k that is in the qrels, out of min(k, retrieved).
+
+    A warning sign for reusing judgements: a new system whose top 10 is
+    half unjudged is scored as if those documents were non-relevant. As in
+    ir_measures' ``Judged`` (from OpenNIR): a document counts as judged when
+    it is in the qrels with any grade, and a list shorter than k is divided
+    by its length. (trec_eval's ``unj_k`` counts a negative grade as
+    unjudged and divides by k.) 0 for an empty list.
+
+    References
+    ----------
+    MacAvaney et al., ir_measures ``Judged`` / OpenNIR ``judged.py``.
+
+    Examples
+    --------
+    >>> judged_fraction([[1, 0, 1, 1]], [4], 2)
+    array([0.5])
+    >>> judged_fraction([[1, 1, 0]], [3], 10)  # 2 of the 3 retrieved
+    array([0.66666667])
+    """
+    found = _rows(in_qrels)
+    depth = found.shape[1] if k is None else k
+    shown = np.minimum(_per_query(n_retrieved), depth).astype(float)
+    return _divide(found[:, :depth].sum(axis=1), shown)
+
+
 def relevance_string(
     grades: Any, judged: Any, pooled: Any, n_retrieved: Any, length: int = RELSTRING_LENGTH
 ) -> np.ndarray:
@@ -1131,6 +1158,19 @@ register(
         cutoff="required",
         trec_cutoff_name="unj",
         evaluate=lambda c, k: unjudged_fraction(_unjudged(c), k),
+    )
+)
+register(
+    Metric(
+        "judged_fraction",
+        None,
+        label="Judged",
+        title="Judged@k: 상위 k개 중 판정(qrels)에 있는 문서의 비율",
+        inputs="trec",
+        names=("judged",),
+        evaluate=lambda c, k: judged_fraction(_tie_mean(c, c.pooled.astype(float)), c.n_retrieved, k),
+        averages_ties=True,
+        ir_name="Judged",
     )
 )
 register(
