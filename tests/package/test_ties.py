@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import rankmetrics as rm
 
 AVERAGED = ["ndcg", "ndcg@3", "p@3", "r@2", "rprec", "rr", "rr@2", "ap", "ap@3", "success@2"]
-AVERAGED += ["rbp", "num_rel_ret"]
+AVERAGED += ["rbp", "num_rel_ret", "hits@3", "judged@3", "RBP(p=0.5)", "nDCG(dcg=exp-log2)@4", "P(rel=2)@2"]
 
 
 def _query(grades, scores, unjudged=()):
@@ -151,6 +151,7 @@ def test_renaming_documents_changes_no_averaged_score(pairs, random):
     ("metrics", "conventions", "message"),
     [
         (["bpref"], {}, "not available for 'bpref'"),
+        (["ERR@10"], {}, "not available for 'ERR@10'"),
         (["ap"], {"denominator": "retrieved_relevant"}, "retrieved_relevant"),
         (["p@5"], {"max_documents": 3}, "max_documents"),
     ],
