@@ -72,7 +72,10 @@ def main() -> None:
     if missing:
         raise SystemExit(f"ir_measures gave no values for {missing}; names read as {measures}")
     data = {
-        "source": "ir_measures " + version("ir_measures") + ", pytrec_eval-terrier " + version("pytrec_eval-terrier"),
+        "source": "ir_measures "
+        + version("ir_measures")
+        + ", pytrec_eval-terrier "
+        + version("pytrec_eval-terrier"),
         "script": "benchmarks/ir_measures_reference.py",
         "qrels": qrels,
         "run": run,
