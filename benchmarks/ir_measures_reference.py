@@ -9,8 +9,8 @@ through perl), Judged from ir_measures' own Python code, the others from pytrec_
 
 Run it in a separate environment, not the package's:
 
-    python3 -m venv /tmp/irm && /tmp/irm/bin/pip install ir_measures
-    /tmp/irm/bin/python benchmarks/ir_measures_reference.py
+    python3 -m venv irm-env && irm-env/bin/pip install ir_measures
+    irm-env/bin/python benchmarks/ir_measures_reference.py
 """
 
 from __future__ import annotations
