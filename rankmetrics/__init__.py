@@ -10,13 +10,14 @@ from .metrics.dcg import dcg, ndcg
 from .metrics.ordering import order_by_score
 from .metrics.rank_based import (
     average_precision,
+    expected_reciprocal_rank,
     mean_average_precision,
     mean_rank,
     mean_reciprocal_rank,
     reciprocal_rank,
 )
 from .metrics.rating import mae, mse, rmse
-from .metrics.set_based import f1, hit_rate, precision, r_precision, recall
+from .metrics.set_based import f1, hit_rate, hits, precision, r_precision, recall
 from .teaching.explain import Explanation, explain
 from .teaching.worksheet import Worksheet, make_worksheet
 from .trec.compare import Comparison, compare, holm
@@ -34,9 +35,11 @@ __all__ = [
     "compare",
     "dcg",
     "evaluate",
+    "expected_reciprocal_rank",
     "explain",
     "f1",
     "hit_rate",
+    "hits",
     "holm",
     "mae",
     "make_worksheet",

@@ -26,7 +26,7 @@ SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
 PARAMETERS = (None, "level", "numbers", "gains")
 TREC_LINES = ("both", "all", "queries")
 INPUTS = ("ranking", "queries", "ratings", "trec")
-EXPLAIN_FAMILIES = ("dcg", "hits", "mean", "rating")
+EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating")
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,10 @@ class Columns:
     retrieved: np.ndarray | None = None  # (n, width) True for ranks 1..n_retrieved (not padding)
     n_nonrelevant: np.ndarray | None = None  # (n,) judgements with 0 <= grade < relevance_level
     judged_grades: np.ndarray | None = None  # (n, m) every judgement's raw grade, padded with -inf
+    # ties="average" (rankmetrics.metrics.ties): each rank's group of tied scores, [start, end)
+    # 0-based; None when ties are broken. A metric then reports its expected value.
+    tie_start: np.ndarray | None = None  # (n, width)
+    tie_end: np.ndarray | None = None  # (n, width)
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,7 @@ class Metric:
         ``evaluate(columns, k) -> per-query array``, for :func:`rankmetrics.evaluate`;
         a metric with a ``parameter`` is called ``evaluate(columns, k, parameter)``
         when one is given.
-    explain : {"dcg", "hits", "mean", "rating"} or None
+    explain : {"dcg", "hits", "err", "mean", "rating"} or None
         The kind of step table :func:`rankmetrics.explain` draws.
     per_query : str or None
         For a mean over queries (MRR, MAP), the single-query metric it averages.
@@ -127,6 +131,19 @@ class Metric:
     reads_ranking : bool
         False for counts that need no ranked list (``num_ret``, ``num_rel``):
         evaluate then ranks only as deep as the other metrics ask.
+    averages_ties : bool
+        Whether the ``evaluate`` hook computes the expected value over every
+        order of tied scores when :attr:`Columns.tie_start` is given
+        (``evaluate(..., ties="average")``); any other metric is refused then.
+    ir_name : str or None
+        The measure's name in ir_measures (``"nDCG"``, ``"P"``, ``"RBP"``),
+        which :func:`rankmetrics.evaluate` also accepts as ``Name(key=value)@k``.
+    ir_parameters : tuple of (str, default) pairs
+        The ir_measures parameters accepted in that form: ``"rel"`` (the
+        relevance level for this measure only), ``"p"`` (RBP's persistence),
+        ``"dcg"`` (``"log2"`` or ``"exp-log2"``: the gain). The default is
+        ir_measures' when it differs from the package's (RBP's p = 0.8),
+        otherwise None.
     """
 
     name: str
@@ -152,6 +169,9 @@ class Metric:
     worksheet: bool = False
     reads_ranking: bool = True
     symbol: str = ""
+    averages_ties: bool = False
+    ir_name: str | None = None
+    ir_parameters: tuple[tuple[str, Any], ...] = ()
 
     def __repr__(self) -> str:
         return self.name
@@ -185,6 +205,7 @@ def register(metric: Metric) -> Metric:
             *other.names,
             other.trec_name,
             other.trec_cutoff_name,
+            other.ir_name,
             other.command and f"command:{other.command}",
         )
         if name
@@ -194,6 +215,7 @@ def register(metric: Metric) -> Metric:
         *metric.names,
         metric.trec_name,
         metric.trec_cutoff_name,
+        metric.ir_name,
         metric.command and f"command:{metric.command}",
     ):
         if name and name.lower() in {t.lower() for t in taken}:

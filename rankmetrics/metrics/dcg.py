@@ -10,6 +10,7 @@ from .. import _validation as v
 from ..registry import Columns, Metric, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
+from .ties import tie_mean
 
 
 def _dcg_rows(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
@@ -197,11 +198,16 @@ def ndcg(
     return queries.finish(_ndcg_rows(queries.grades, k, queries.ideal, gain))
 
 
-def _ndcg_rows(grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str) -> np.ndarray:
+def _ndcg_rows(
+    grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str, ties: tuple | None = None
+) -> np.ndarray:
     """nDCG@k of each row of checked arrays: grades in ranked order, and every judged grade (any order).
 
     ``k=None`` cuts neither side: the DCG covers the whole list and the ideal
-    every judged item (trec_eval's uncut ``ndcg``).
+    every judged item (trec_eval's uncut ``ndcg``). ``ties`` (each rank's tie
+    group, start and end) gives the expected nDCG over every order of tied
+    documents: each rank earns its group's mean gain (McSherry & Najork), the
+    mean taken over the whole group before the cut at k.
     """
     top, depth = cutoff(grades, k)
     best = _ideal_top(ideal, ideal.shape[1] if k is None else depth)
@@ -212,7 +218,11 @@ def _ndcg_rows(grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str) 
     # The ideal's first grade is the row's largest: the ideal holds every listed grade.
     largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
     shift = gain_shift(largest, gain)
-    actual = _dcg_rows(_pad_columns(top, width), gain, shift)
+    if ties is None:
+        actual = _dcg_rows(_pad_columns(top, width), gain, shift)
+    else:
+        expected = tie_mean(gain_values(grades, gain, shift), *ties)[:, : top.shape[1]]
+        actual = (_pad_columns(expected, width) / discounts(width)).sum(axis=1)
     best_dcg = _dcg_rows(_pad_columns(best, width), gain, shift)
     out = np.zeros_like(actual)
     np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
@@ -234,12 +244,15 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
     Plain "ndcg" cuts neither side: trec_eval's uncut ndcg. The ideal comes from every
     judged document (trec_eval) or, with ideal="listed", from the retrieved ones.
     """
+    ties = None if columns.tie_start is None else (columns.tie_start, columns.tie_end)
     if gains is None:
         ideal = columns.graded if columns.best is None else columns.best
-        return _ndcg_rows(columns.graded, k, ideal, columns.gain)
+        return _ndcg_rows(columns.graded, k, ideal, columns.gain, ties)
     # trec_eval's gain map (m_ndcg.c): a mapped grade earns its gain, which may be 0 or
     # negative; the ideal keeps the positive gains of every judgement.
     run, ideal = trec_gains(columns.graded, columns.judged, columns.judged_grades, gain_map(gains, "ndcg")[0])
+    if ties is not None:
+        run = tie_mean(run, *ties)
     width = max(run.shape[1], ideal.shape[1])
     discount = discounts(width)
     actual = (_pad_columns(run, width) / discount).sum(axis=1)
@@ -260,6 +273,9 @@ register(
         trec_cutoff_name="ndcg_cut",
         parameter="gains",
         evaluate=_evaluate_ndcg,
+        averages_ties=True,
+        ir_name="nDCG",
+        ir_parameters=(("dcg", None),),
         explain="dcg",
         command="ndcg",
         keywords=("gain", "ideal"),

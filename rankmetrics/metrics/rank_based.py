@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _validation as v
 from ..registry import Columns, Metric, register
+from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from .inputs import prepare
 
@@ -188,6 +189,85 @@ def average_precision(
     return queries.finish(ap)
 
 
+# Chapelle et al.'s grades run 0-4; gdeval.pl (the TREC Web track's tool, which ir_measures
+# runs for ERR) fixes the top of the scale at 4 too, so ERR@20 here is ir_measures' ERR@20.
+ERR_MAX_GRADE = 4
+
+
+def expected_reciprocal_rank(
+    x: Any, k: int | None = None, *, max_grade: float = ERR_MAX_GRADE, relevant: Any = None
+) -> float | np.ndarray:
+    """Expected reciprocal rank (ERR): 1 / (the rank where a cascading user stops), expected.
+
+    The user reads down the list and stops at a document of grade g with
+    probability R = (2**g - 1) / 2**max_grade, so a top-grade document
+    nearly always satisfies and a grade-1 one rarely. ERR is the expected
+    reciprocal of the stopping rank:
+
+        ERR@k = sum over ranks i <= k of R_i / i * (1 - R_1) ... (1 - R_(i-1)).
+
+    Unlike nDCG, a relevant document counts less when one above it has
+    already satisfied the user. With binary grades and ``max_grade=1`` every
+    relevant document stops the user with chance 1/2.
+
+    Parameters
+    ----------
+    x : sequence of grades in ranked order, 2-D array (one query per row), or item ids
+    k : positive int or None
+        Cutoff; ``None`` uses the whole list.
+    max_grade : number, default 4
+        The top of the grade scale (g_max). 4 is the 0-4 scale of Chapelle et
+        al. and the value fixed in gdeval.pl, which ir_measures runs for ERR.
+        A grade above it is refused (its R would exceed 1).
+    relevant : mapping {id: grade}, optional
+        Judgements when ``x`` holds item ids.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    reciprocal_rank, ndcg
+
+    References
+    ----------
+    Chapelle, Metzler, Zhang & Grinspan, "Expected Reciprocal Rank for Graded
+    Relevance", CIKM 2009; gdeval.pl (TREC Web track 2010-2014).
+
+    Examples
+    --------
+    >>> expected_reciprocal_rank([4, 0, 2])  # 15/16 + (1/16) * (3/16) / 3
+    0.94140625
+    >>> expected_reciprocal_rank([1, 1], max_grade=1)  # 1/2 + (1/2) * (1/2) / 2
+    0.625
+    >>> expected_reciprocal_rank(list("ABC"), k=2, relevant={"B": 3})  # (7/16) / 2
+    0.21875
+    """
+    k = v.check_k(k)
+    if isinstance(max_grade, (bool, np.bool_)) or not np.isscalar(max_grade) or not np.isfinite(max_grade):
+        raise ValueError(f"max_grade must be a finite number; got {v._show(max_grade)}")
+    if max_grade <= 0:
+        raise ValueError(f"max_grade must be positive; got {v._show(max_grade)}")
+    queries = prepare(x, relevant=relevant)
+    top, _ = cutoff(queries.grades, k)
+    return queries.finish(err_rows(top, float(max_grade)))
+
+
+def err_rows(grades: np.ndarray, max_grade: float) -> np.ndarray:
+    """ERR of each row of a 2-D array of non-negative grades (already cut at k)."""
+    above = grades.max(initial=0.0)
+    if above > max_grade:
+        raise ValueError(
+            f"ERR: a grade of {above:g} is above max_grade={max_grade:g}, so its stopping "
+            f"probability (2**g - 1) / 2**max_grade would exceed 1; give the top of the scale as max_grade"
+        )
+    stop = (np.exp2(grades) - 1.0) / np.exp2(max_grade)
+    # The chance of reading on to rank i: no document above it stopped the user.
+    reach = np.cumprod(np.concatenate([np.ones((grades.shape[0], 1)), 1.0 - stop[:, :-1]], axis=1), axis=1)
+    return (stop * reach / np.arange(1, grades.shape[1] + 1)).sum(axis=1)
+
+
 def _length(values: Any) -> int | None:
     try:
         return len(values)
@@ -309,7 +389,20 @@ def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = 
 def _evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
     # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
     rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
-    return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+    if columns.tie_start is None:
+        return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+    # ties="average" (evaluate refuses "retrieved_relevant", whose divisor depends on the order).
+    total = ties.expected_precision_sum(columns.binary, columns.tie_start, columns.tie_end, k)
+    divisor = ap_denominator(columns.n_relevant, None, k or 0, rule)
+    out = np.zeros_like(total)
+    np.divide(total, divisor, out=out, where=divisor > 0)
+    return out
+
+
+def _evaluate_rr(columns: Columns, k: int | None) -> np.ndarray:
+    if columns.tie_start is None:
+        return reciprocal_rank(columns.binary, k)
+    return ties.expected_reciprocal_rank(columns.binary, columns.tie_start, columns.tie_end, k)
 
 
 register(
@@ -320,7 +413,10 @@ register(
         title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
         names=("rr", "mrr"),
         trec_name="recip_rank",
-        evaluate=lambda c, k: reciprocal_rank(c.binary, k),
+        evaluate=_evaluate_rr,
+        averages_ties=True,
+        ir_name="RR",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="rr",
         examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
@@ -349,6 +445,9 @@ register(
         trec_name="map",
         trec_cutoff_name="map_cut",
         evaluate=_evaluate_ap,
+        averages_ties=True,
+        ir_name="AP",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="ap",
         keywords=("n_relevant",),
@@ -357,6 +456,19 @@ register(
             "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2",
         ),
         worksheet=True,
+    )
+)
+register(
+    Metric(
+        "expected_reciprocal_rank",
+        expected_reciprocal_rank,
+        label="ERR",
+        title="ERR@k: 등급마다의 만족 확률로 사용자가 멈추는 순위의 역수를 기댓값으로 (최고 등급 4)",
+        names=("err",),
+        # In evaluate the scale's top is 4, as in gdeval.pl and so in ir_measures' ERR.
+        evaluate=lambda c, k: err_rows(cutoff(c.graded, k)[0], ERR_MAX_GRADE),
+        ir_name="ERR",
+        explain="err",
     )
 )
 register(

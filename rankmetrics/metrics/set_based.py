@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..registry import Metric, register
+from ..registry import Columns, Metric, register
+from . import ties
 from .conventions import cutoff, is_relevant
 from .inputs import prepare
 
@@ -228,7 +229,69 @@ def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | n
     return queries.finish((hits > 0).astype(float))
 
 
+def hits(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
+    """Hits@k: the number of relevant items in the top k.
+
+    Precision@k times k: a count, not a share, so it is not comparable across
+    different k. Useful when a recommender is judged by how many of its k
+    slots it fills well.
+
+    Parameters
+    ----------
+    x, k, relevant
+        As in :func:`precision`.
+
+    Returns
+    -------
+    float, or a 1-D array for a batch.
+
+    See Also
+    --------
+    precision, hit_rate
+
+    Examples
+    --------
+    >>> hits([1, 0, 1, 0, 1], k=3)
+    2.0
+    >>> hits(list("ABCDE"), relevant={"B", "D", "F"})
+    2.0
+    """
+    queries, count, _ = _hits(x, k, relevant)
+    return queries.finish(count)
+
+
 # ---------------------------------------------------------------- registration
+
+
+def _expected_hits(c: Columns, k: int | np.ndarray) -> np.ndarray:
+    """ties="average": the expected number of relevant documents in the top k."""
+    return ties.expected_hits(c.binary, c.tie_start, c.tie_end, k)
+
+
+def _evaluate_precision(c: Columns, k: int) -> np.ndarray:
+    if c.tie_start is None:
+        return precision(c.binary, k)
+    return _expected_hits(c, k) / k
+
+
+def _evaluate_recall(c: Columns, k: int) -> np.ndarray:
+    if c.tie_start is None:
+        return recall(c.binary, k, n_relevant=c.n_relevant)
+    return _safe_divide(_expected_hits(c, k), c.n_relevant)
+
+
+def _evaluate_hit_rate(c: Columns, k: int) -> np.ndarray:
+    if c.tie_start is None:
+        return hit_rate(c.binary, k)
+    return ties.expected_success(c.binary, c.tie_start, c.tie_end, k)
+
+
+def _evaluate_r_precision(c: Columns, k: None) -> np.ndarray:
+    if c.tie_start is None:
+        return r_precision(c.binary, n_relevant=c.n_relevant)
+    r = np.asarray(c.n_relevant).astype(np.int64)
+    return _safe_divide(_expected_hits(c, r), r.astype(float))
+
 
 register(
     Metric(
@@ -240,7 +303,10 @@ register(
         cutoff="required",
         names=("precision", "p"),
         trec_cutoff_name="P",
-        evaluate=lambda c, k: precision(c.binary, k),
+        evaluate=_evaluate_precision,
+        averages_ties=True,
+        ir_name="P",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="precision",
         examples=(
@@ -260,7 +326,10 @@ register(
         cutoff="required",
         names=("recall", "r"),
         trec_cutoff_name="recall",
-        evaluate=lambda c, k: recall(c.binary, k, n_relevant=c.n_relevant),
+        evaluate=_evaluate_recall,
+        averages_ties=True,
+        ir_name="R",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="recall",
         keywords=("n_relevant",),
@@ -297,7 +366,10 @@ register(
         cutoff="required",
         names=("hit_rate", "hr", "success"),
         trec_cutoff_name="success",
-        evaluate=lambda c, k: hit_rate(c.binary, k),
+        evaluate=_evaluate_hit_rate,
+        averages_ties=True,
+        ir_name="Success",
+        ir_parameters=(("rel", None),),
         explain="hits",
         command="hit-rate",
         examples=(
@@ -305,6 +377,20 @@ register(
             "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
         ),
         worksheet=True,
+    )
+)
+register(
+    Metric(
+        "hits",
+        hits,
+        label="Hits",
+        title="Hits@k: 상위 k개에 든 정답의 수",
+        names=("hits",),
+        evaluate=lambda c, k: (
+            _expected_hits(c, k or c.binary.shape[1]) if c.tie_start is not None else hits(c.binary, k)
+        ),
+        averages_ties=True,
+        explain="hits",
     )
 )
 register(
@@ -317,7 +403,10 @@ register(
         cutoff="none",
         names=("r_precision", "rprec"),
         trec_name="Rprec",
-        evaluate=lambda c, k: r_precision(c.binary, n_relevant=c.n_relevant),
+        evaluate=_evaluate_r_precision,
+        averages_ties=True,
+        ir_name="Rprec",
+        ir_parameters=(("rel", None),),
         explain="hits",
     )
 )

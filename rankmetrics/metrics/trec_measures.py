@@ -31,6 +31,7 @@ import numpy as np
 
 from ..registry import Columns, Metric, register
 from .conventions import RBP_PERSISTENCE, discounts, gain_map, trec_gains
+from .ties import tie_mean
 
 # trec_eval's constants (trec_eval.h).
 _INFAP_EPSILON = 0.00001
@@ -709,6 +710,33 @@ def unjudged_fraction(unjudged: Any, k: int) -> np.ndarray:
     return np.count_nonzero(_rows(unjudged, bool)[:, :k], axis=1) / float(k)
 
 
+def judged_fraction(in_qrels: Any, n_retrieved: Any, k: int | None = None) -> np.ndarray:
+    """Judged@k: the share of the top k that is in the qrels, out of min(k, retrieved).
+
+    A warning sign for reusing judgements: a new system whose top 10 is
+    half unjudged is scored as if those documents were non-relevant. As in
+    ir_measures' ``Judged`` (from OpenNIR): a document counts as judged when
+    it is in the qrels with any grade, and a list shorter than k is divided
+    by its length. (trec_eval's ``unj_k`` counts a negative grade as
+    unjudged and divides by k.) 0 for an empty list.
+
+    References
+    ----------
+    MacAvaney et al., ir_measures ``Judged`` / OpenNIR ``judged.py``.
+
+    Examples
+    --------
+    >>> judged_fraction([[1, 0, 1, 1]], [4], 2)
+    array([0.5])
+    >>> judged_fraction([[1, 1, 0]], [3], 10)  # 2 of the 3 retrieved
+    array([0.66666667])
+    """
+    found = _rows(in_qrels)
+    depth = found.shape[1] if k is None else k
+    shown = np.minimum(_per_query(n_retrieved), depth).astype(float)
+    return _divide(found[:, :depth].sum(axis=1), shown)
+
+
 def relevance_string(
     grades: Any, judged: Any, pooled: Any, n_retrieved: Any, length: int = RELSTRING_LENGTH
 ) -> np.ndarray:
@@ -783,6 +811,11 @@ def _rbp_gains(c: Columns, gains: dict[int, float]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- registration
+
+
+def _tie_mean(c: Columns, values: np.ndarray) -> np.ndarray:
+    """ties="average": each rank's value replaced by its tie group's mean (its expectation)."""
+    return values if c.tie_start is None else tie_mean(values, c.tie_start, c.tie_end)
 
 
 def _relevant(c: Columns) -> np.ndarray:
@@ -1092,9 +1125,12 @@ register(
         trec_name="rbp",
         parameter="gains",
         evaluate=lambda c, k, gains=None: rank_biased_precision(
-            _rbp_gains(c, gain_map(gains, "rbp", persistence=True)[0]),
+            _tie_mean(c, _rbp_gains(c, gain_map(gains, "rbp", persistence=True)[0])),
             gain_map(gains, "rbp", persistence=True)[1],
         ),
+        averages_ties=True,  # a sum of per-rank terms: each rank earns its tie group's mean gain
+        ir_name="RBP",
+        ir_parameters=(("p", 0.8),),  # ir_measures' RBP defaults to p = 0.8, trec_eval's rbp to 0.9
     )
 )
 register(
@@ -1122,6 +1158,19 @@ register(
         cutoff="required",
         trec_cutoff_name="unj",
         evaluate=lambda c, k: unjudged_fraction(_unjudged(c), k),
+    )
+)
+register(
+    Metric(
+        "judged_fraction",
+        None,
+        label="Judged",
+        title="Judged@k: 상위 k개 중 판정(qrels)에 있는 문서의 비율",
+        inputs="trec",
+        names=("judged",),
+        evaluate=lambda c, k: judged_fraction(_tie_mean(c, c.pooled.astype(float)), c.n_retrieved, k),
+        averages_ties=True,
+        ir_name="Judged",
     )
 )
 register(

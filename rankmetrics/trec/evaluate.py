@@ -19,7 +19,7 @@ import numbers
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from ..registry import METRICS, Columns, Metric, register
 from ..tables import html_table, text_table
 from . import files, ranking
 
-TIES = ("docno_descending", "input_order")
+TIES = ("docno_descending", "input_order", "average")
 SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
 
@@ -51,6 +51,8 @@ register(
         summary="sum",
         count=True,
         reads_ranking=False,
+        averages_ties=True,  # no order in a count
+        ir_name="NumRet",
         evaluate=lambda c, k: c.n_retrieved.astype(float),
     )
 )
@@ -66,6 +68,9 @@ register(
         summary="sum",
         count=True,
         reads_ranking=False,
+        averages_ties=True,
+        ir_name="NumRel",
+        ir_parameters=(("rel", None),),
         evaluate=lambda c, k: c.n_relevant,
     )
 )
@@ -80,6 +85,9 @@ register(
         trec_name="num_rel_ret",
         summary="sum",
         count=True,
+        averages_ties=True,  # the whole list: no order
+        ir_name="NumRelRet",
+        ir_parameters=(("rel", None),),
         evaluate=lambda c, k: c.binary.sum(axis=1),
     )
 )
@@ -94,6 +102,7 @@ register(
         trec_name="gm_map",
         summary="geometric",
         trec_lines="all",
+        averages_ties=True,
         evaluate=METRICS["average_precision"].evaluate,
     )
 )
@@ -131,12 +140,16 @@ class Measure:
     ``parameter`` is trec_eval's parameter of the measure, when one was
     written (see :attr:`rankmetrics.registry.Metric.parameter`): a number,
     a tuple of numbers, or a tuple of ``(level, gain)`` pairs.
+    ``relevance_level`` and ``gain`` override evaluate's conventions for this
+    measure only, as ir_measures' ``P(rel=2)@5`` and ``nDCG(dcg=exp-log2)`` say.
     """
 
     name: str
     metric: Metric
     k: int | None
     parameter: Any = None
+    relevance_level: float | None = None
+    gain: str | None = None
 
     @property
     def family(self) -> str:
@@ -176,16 +189,19 @@ def parse_metric(name: Any) -> Measure:
     trec_eval's names are accepted as trec_eval prints them (``P_5``,
     ``iprec_at_recall_0.10``, ``ndcg_1=3,2=9``, ``rbp_p=0.95``) and as its
     ``-m`` option takes them (``P.5``, ``iprec_at_recall.0.10``,
-    ``ndcg.1=3,2=9``, ``rbp.p=0.95``), one measure per name.
+    ``ndcg.1=3,2=9``, ``rbp.p=0.95``), one measure per name. ir_measures'
+    names are accepted as ir_measures writes them (see :func:`evaluate`).
 
     Examples
     --------
     >>> parse_metric("ndcg@10")
-    Measure(name='ndcg@10', metric=ndcg, k=10, parameter=None)
-    >>> parse_metric("P_5")
-    Measure(name='P_5', metric=precision, k=5, parameter=None)
-    >>> parse_metric("Rprec")
-    Measure(name='Rprec', metric=r_precision, k=None, parameter=None)
+    Measure(name='ndcg@10', metric=ndcg, k=10, parameter=None, relevance_level=None, gain=None)
+    >>> parse_metric("P_5").metric, parse_metric("P_5").k
+    (precision, 5)
+    >>> parse_metric("Rprec").metric
+    r_precision
+    >>> parse_metric("P(rel=2)@5")
+    Measure(name='P(rel=2)@5', metric=precision, k=5, parameter=None, relevance_level=2, gain=None)
     >>> parse_metric("iprec_at_recall_0.10").parameter
     0.1
     >>> parse_metric("ndcg.1=3,2=9").parameter
@@ -201,6 +217,17 @@ def _parse_name(name: str) -> Measure:
     text = name.strip()
     lower = text.lower()
     metrics = _evaluated()
+    written = _IR_FORM.fullmatch(text)
+    if written is None and "(" in text:
+        raise ValueError(f"{name!r} is not of the form Name(key=value,...)@k, as in P(rel=2)@5")
+    # ir_measures' spelling, exactly (nDCG, P, RBP, ...), is read with ir_measures' meaning first:
+    # "RBP" is ir_measures' (p = 0.8), "rbp" trec_eval's (p = 0.9).
+    by_ir_name = next((m for m in metrics if written and m.ir_name == written["name"]), None)
+    if by_ir_name is not None:
+        return _ir_measure(text, by_ir_name, written["parameters"], written["cutoff"])
+    if written is not None and written["parameters"] is not None:
+        known = ", ".join(m.ir_name for m in metrics if m.ir_name)
+        raise ValueError(f"unknown ir_measures name in {name!r}; known: {known}")
     if "@" in lower:
         base, _, cut = lower.partition("@")
         metric = next((m for m in metrics if base in m.names), None)
@@ -234,6 +261,57 @@ def _parse_name(name: str) -> Measure:
             if value is not None:
                 return _measure(text, metric, kind, value)
     raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+
+
+_IR_FORM = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<parameters>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?"
+)
+_IR_GAINS = {"log2": "linear", "exp-log2": "exponential"}  # ir_measures' nDCG dcg= choices
+
+
+def _ir_measure(text: str, metric: Metric, parameters: str | None, cut: str | None) -> Measure:
+    """An ir_measures name (``P(rel=2)@5``, ``RBP(p=0.8)``, ``nDCG@10``) as a :class:`Measure`."""
+    k = None
+    if cut is not None:
+        if metric.cutoff == "none":
+            raise ValueError(f"{text!r}: {metric.ir_name} takes no cutoff")
+        if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
+            raise ValueError(f"the cutoff in {text!r} must be a positive integer, as in {metric.ir_name}@10")
+        k = int(cut)
+    elif metric.cutoff == "required":
+        raise ValueError(f"{text!r} needs a cutoff: write {metric.ir_name}@10")
+    allowed = dict(metric.ir_parameters)
+    given: dict[str, str] = {}
+    for part in parameters.split(",") if parameters and parameters.strip() else ():
+        key, sep, value = (p.strip() for p in part.partition("="))
+        if not sep or key not in allowed:
+            offered = ", ".join(f"{a}=" for a in allowed) or "none"
+            raise ValueError(
+                f"{text!r}: {key!r} is not a parameter of {metric.ir_name} here (supported: {offered})"
+            )
+        if key in given:
+            raise ValueError(f"{text!r} gives {key} twice")
+        given[key] = value
+    values = {key: default for key, default in allowed.items() if default is not None}
+    values.update(given)
+    level = gain = parameter = None
+    for key, value in values.items():
+        if key == "rel":
+            if not _NUMBER.fullmatch(str(value)) or float(value) <= 0:
+                raise ValueError(
+                    f"{text!r}: rel must be a positive number (a relevance level); got {value!r}"
+                )
+            level = _check_level(float(value))
+        elif key == "p":
+            p = float(value) if _NUMBER.fullmatch(str(value)) else -1.0
+            if not 0.0 < p < 1.0:
+                raise ValueError(f"{text!r}: p must be a persistence between 0 and 1; got {value!r}")
+            parameter = (("p", p),)
+        elif key == "dcg":
+            if value not in _IR_GAINS:
+                raise ValueError(f"{text!r}: dcg must be one of {sorted(_IR_GAINS)}; got {value!r}")
+            gain = _IR_GAINS[value]
+    return Measure(text, metric, k, parameter, level, gain)
 
 
 def _form(kind: str) -> str:
@@ -479,7 +557,23 @@ def evaluate(
         ``ndcg_1=3,2=9`` (also ``G``, ``ndcg_rel``, ``Rndcg``, ``rbp``),
         RBP's persistence ``rbp_p=0.95`` / ``rbp_resid_p=0.95``; or
         ``ndcg.1=3,2=9``. One measure per name (trec_eval's
-        ``-m P.5,10`` is two names here).
+        ``-m P.5,10`` is two names here). The package's own measures
+        ``err@20`` (ERR, grades 0-4), ``judged@10`` and ``hits@10`` too.
+
+        ir_measures' names are accepted as ir_measures writes them, so that a
+        list can be pasted: ``Name``, ``Name@k``, ``Name(key=value,...)`` or
+        ``Name(key=value,...)@k``, the name spelt exactly as ir_measures
+        does: ``nDCG``, ``P``, ``R``, ``AP``, ``RR``, ``Success``, ``Rprec``,
+        ``RBP``, ``ERR``, ``Judged``, ``NumRet``, ``NumRel``, ``NumRelRet``.
+        The parameters: ``rel=2`` (P, R, AP, RR, Success, Rprec, NumRel,
+        NumRelRet) makes grade >= 2 relevant for that measure only;
+        ``p=0.8`` is RBP's persistence; ``dcg=log2|exp-log2`` is nDCG's gain
+        (linear or exponential) for that measure. Any other parameter
+        (``judged_only``, ``gains``) is refused with a ValueError naming it.
+        Each name keeps ir_measures' meaning: ``RBP`` is RBP with
+        ir_measures' p = 0.8, while trec_eval's ``rbp`` has p = 0.9; ``ERR``
+        is gdeval.pl's, with the top grade 4 (ir_measures runs gdeval.pl);
+        ``Judged@k`` divides by the documents shown, at most k.
     relevance_level : number, default 1
         A document is relevant for the binary metrics (P, recall, AP, RR,
         R-precision, hit rate, counts) when its grade is at least this
@@ -498,9 +592,18 @@ def evaluate(
         ``num_rel``, the same for ``-l 1``), and it zeroes ``utility`` for
         such a query (here: utility of an empty ranking, also 0 with the
         default coefficients, but p3·R with ``utility_p1,p2,p3,p4``).
-    ties : {"docno_descending", "input_order"}
+    ties : {"docno_descending", "input_order", "average"}
         How documents with equal scores are ordered: by docno, descending, as
         text (trec_eval), or as they appear in the run (a stable sort).
+        ``"average"`` orders none of them: each metric is its expected value
+        over every order of each group of tied documents (McSherry & Najork,
+        ECIR 2008; scikit-learn's ``ndcg_score`` default), computed exactly
+        (:mod:`rankmetrics.metrics.ties`), so renaming documents never
+        changes a score. Offered by nDCG, P, R, R-precision, AP (with the
+        denominators ``"all_relevant"`` and ``"min_k_relevant"``), RR,
+        Success/hit rate, hits, judged, RBP and the counts; any other metric,
+        and ``max_documents`` (which would cut inside a tie group), is
+        refused with a ValueError.
     score_precision : {"float32", "float64"}, default "float32"
         How precisely scores are compared when ranking. trec_eval (and so
         pytrec_eval and ir_measures) keeps each score in a 32-bit float, about
@@ -580,6 +683,28 @@ def evaluate(
     2 queries; relevance_level=1, ties=docno_descending, missing=skip
     >>> evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"], chunk_queries=1).summary == result.summary
     True
+
+    ir_measures' names, with a relevance level for one measure only:
+
+    >>> pasted = evaluate(qrels, run, ["AP", "P@2", "P(rel=2)@2", "R(rel=2)@3", "nDCG@3", "RBP(p=0.5)"])
+    >>> pasted.per_query["P(rel=2)@2"].tolist()  # q1: only d1 has grade >= 2; q2: none
+    [0.5, 0.0]
+    >>> pasted.summary["AP"] == result.summary["map"]
+    True
+    >>> round(pasted.value("RBP(p=0.5)", "q2"), 4)  # d4 (grade 1) at rank 2: 0.5 * 0.5
+    0.25
+    >>> evaluate(qrels, run, "P(judged_only=True)@2")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'P(judged_only=True)@2': 'judged_only' is not a parameter of P here (supported: rel=)
+
+    Tied scores averaged over every order (scikit-learn's ``ndcg_score`` way):
+
+    >>> tied = {"q1": {"d1": 0.5, "d2": 0.5, "d3": 0.1}, "q2": {"d4": 0.5}}
+    >>> evaluate(qrels, tied, "rr").per_query["rr"].tolist()  # q1: d2 before d1 (docno descending)
+    [0.5, 1.0]
+    >>> evaluate(qrels, tied, "rr", ties="average").per_query["rr"].tolist()  # q1: (1 + 1/2) / 2
+    [0.75, 1.0]
     """
     measures = parse_metrics(metrics)
     level = _check_level(relevance_level)
@@ -595,11 +720,14 @@ def evaluate(
         raise ValueError(f"judged_only must be True or False; got {v._show(judged_only)}")
     if max_documents is not None:
         max_documents = v.check_k(max_documents, "max_documents")
+    if ties == "average":
+        _check_averaged(measures, denominator, max_documents)
 
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
     deepest = max((m.k for m in measures if m.k is not None), default=1)
-    depth = None if whole else deepest
+    # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
+    depth = None if whole or ties == "average" else deepest
     conventions = {
         "relevance_level": level,
         "missing": missing,
@@ -670,6 +798,24 @@ def evaluate(
     )
 
 
+def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:
+    """ties="average" only for the metrics that compute an expectation; refuse the rest by name."""
+    refused = [m.name for m in measures if not m.metric.averages_ties]
+    if refused:
+        offered = ", ".join(m.name for m in METRICS.values() if m.averages_ties)
+        raise ValueError(
+            f"ties='average' is not available for {', '.join(map(repr, refused))}; "
+            f"it is for: {offered}. Use ties='docno_descending' (trec_eval) for the others"
+        )
+    if denominator == "retrieved_relevant" and any(m.family == "average_precision" for m in measures):
+        raise ValueError(
+            "ties='average' does not go with denominator='retrieved_relevant': AP would then divide "
+            "by a count that itself depends on the order of the tied documents"
+        )
+    if max_documents is not None:
+        raise ValueError("ties='average' does not go with max_documents: the cut could split a tie group")
+
+
 def _check_level(level: Any) -> float:
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
         raise ValueError(f"relevance_level must be a finite number; got {v._show(level)}")
@@ -707,14 +853,33 @@ def _score(
         retrieved=np.arange(width) < ranked.n_retrieved[:, None],
         n_nonrelevant=n_nonrelevant,
         judged_grades=ranked.judged_grades,
+        tie_start=ranked.tie_start,
+        tie_end=ranked.tie_end,
     )
     return {m.name: _value(m, columns) for m in measures}
 
 
 def _value(m: Measure, columns: Columns) -> np.ndarray:
+    if m.relevance_level is not None or m.gain is not None:
+        columns = _for_measure(columns, m)
     if m.parameter is None:
         return m.metric.evaluate(columns, m.k)
     return m.metric.evaluate(columns, m.k, m.parameter)
+
+
+def _for_measure(columns: Columns, m: Measure) -> Columns:
+    """The columns under one measure's own relevance level or gain (``P(rel=2)@5``)."""
+    if m.relevance_level is None:
+        return replace(columns, gain=m.gain)
+    # rel > 0, so the clipped grades decide relevance as the raw ones would.
+    n_relevant, n_nonrelevant = judged_counts(columns.judged_grades, m.relevance_level)
+    return replace(
+        columns,
+        binary=(columns.pooled & (columns.graded >= m.relevance_level)).astype(float),
+        n_relevant=n_relevant,
+        n_nonrelevant=n_nonrelevant,
+        gain=m.gain or columns.gain,
+    )
 
 
 def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:

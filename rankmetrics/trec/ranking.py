@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..metrics.ties import tie_groups
 from .files import Records, padded_rows
 
 _NAN = float("nan")
@@ -36,6 +37,8 @@ class Ranked:
     judged: np.ndarray  # (n, width) True where the retrieved document has a judgement
     n_retrieved: np.ndarray  # (n,) documents retrieved per query (before any width cut)
     judged_grades: np.ndarray  # (n, m) every judgement of the query, padded with -inf
+    tie_start: np.ndarray | None = None  # ties="average": each rank's tie group, [start, end)
+    tie_end: np.ndarray | None = None
 
 
 # ---------------------------------------------------------------- ranking
@@ -53,7 +56,9 @@ def rank(
     """Order each query's documents by score, highest first, and look up their grades.
 
     ``ties="docno_descending"``: equal scores are ordered by docno, descending,
-    as text (trec_eval); ``"input_order"``: as they come. ``score_precision``:
+    as text (trec_eval); ``"input_order"``: as they come; ``"average"``: as
+    they come, and each rank's group of equal scores is returned
+    (``tie_start``, ``tie_end``) for the metrics to average over. ``score_precision``:
     ``"float32"`` compares the scores as trec_eval stores them, in a 32-bit
     float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that 0.123456789
     and 0.123456788 are tied; ``"float64"`` compares them as read.
@@ -79,9 +84,10 @@ def rank(
     # Padding is NaN, which sorts after every score (even -inf) and equals nothing.
     scores = padded_rows(scores, lengths, longest, _NAN)
     found = padded_rows(found, lengths, longest, _NAN)
-    order = np.argsort(-scores, axis=1, kind="stable" if ties == "input_order" else None)
+    order = np.argsort(-scores, axis=1, kind=None if ties == "docno_descending" else "stable")
     if ties == "docno_descending" and longest > 1:
         _break_ties(order, scores, groups)
+    ordered_scores = np.take_along_axis(scores, order, axis=1)  # ties="average" reads the groups
     n_retrieved = lengths
     if max_documents is not None:
         longest = min(longest, max_documents)
@@ -89,10 +95,13 @@ def rank(
     if judged_only and longest:
         ranked = np.take_along_axis(found, order[:, :longest], axis=1)
         keep = ranked >= 0  # NaN (not judged) and negative grades (pooled, unjudged) go
-        ranked = np.take_along_axis(ranked, np.argsort(~keep, axis=1, kind="stable"), axis=1)
+        kept = np.argsort(~keep, axis=1, kind="stable")
+        ranked = np.take_along_axis(ranked, kept, axis=1)
+        ordered_scores = np.take_along_axis(ordered_scores[:, : kept.shape[1]], kept, axis=1)
         n_retrieved = np.count_nonzero(keep, axis=1).astype(lengths.dtype)
         longest = int(n_retrieved.max())
         ranked[np.arange(ranked.shape[1]) >= n_retrieved[:, None]] = _NAN
+        ordered_scores[np.arange(ranked.shape[1]) >= n_retrieved[:, None]] = _NAN
         order = np.broadcast_to(np.arange(ranked.shape[1]), ranked.shape)
         found = ranked
     width = max(1, longest if depth is None else min(longest, depth))
@@ -101,6 +110,10 @@ def rank(
     else:
         ranked = np.full((n, 1), _NAN)
     judged = ~np.isnan(ranked)
+    tie_start = tie_end = None
+    if ties == "average":
+        shown = ordered_scores[:, :width] if longest else np.full((n, 1), _NAN)
+        tie_start, tie_end = tie_groups(_pad_right(shown, width))
     counts = np.fromiter(map(len, judgement), dtype=np.int64, count=n)
     every = np.fromiter(
         chain.from_iterable(map(dict.values, judgement)), dtype=np.float64, count=int(counts.sum())
@@ -111,7 +124,15 @@ def rank(
         judged=judged,
         n_retrieved=n_retrieved,
         judged_grades=padded_rows(every, counts, max(1, int(counts.max()) if n else 1), -np.inf),
+        tie_start=tie_start,
+        tie_end=tie_end,
     )
+
+
+def _pad_right(values: np.ndarray, width: int) -> np.ndarray:
+    if values.shape[1] >= width:
+        return values
+    return np.pad(values, ((0, 0), (0, width - values.shape[1])), constant_values=_NAN)
 
 
 def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:

@@ -39,8 +39,10 @@ EVALUATE_NAMES = {
     "recall": ["recall@3", "r@3", "recall_3"],
     "f1": ["f1@3"],
     "hit_rate": ["hit_rate@3", "hr@3", "success@3", "success_3"],
+    "hits": ["hits", "hits@3"],
     "r_precision": ["r_precision", "rprec", "Rprec"],
     "reciprocal_rank": ["rr", "rr@3", "mrr", "mrr@3", "recip_rank"],
+    "expected_reciprocal_rank": ["err", "err@3"],
     "average_precision": ["ap", "ap@3", "map", "map@3", "map_cut_3"],
     "num_ret": ["num_ret"],
     "num_rel": ["num_rel"],
@@ -70,6 +72,7 @@ EVALUATE_NAMES = {
     "rank_biased_precision": ["rbp"],
     "rbp_residual": ["rbp_resid"],
     "unjudged_fraction": ["unj_3"],
+    "judged_fraction": ["judged", "judged@3"],
     "relevance_string": ["relstring", "relstring_3"],
 }
 TEXT_VALUED = ["runid", "relstring", "relstring_3"]  # per-query values are text, not numbers
@@ -82,17 +85,23 @@ EXPLAINED = [
     "recall",
     "f1",
     "hit_rate",
+    "hits",
     "r_precision",
     "reciprocal_rank",
     "mean_rank",
     "average_precision",
+    "expected_reciprocal_rank",
     "mean_reciprocal_rank",
     "mean_average_precision",
     "mse",
     "mae",
     "rmse",
 ]
-ON_WORKSHEETS = [name for name in EXPLAINED if name not in ("r_precision", "mse", "mae", "rmse")]
+ON_WORKSHEETS = [
+    name
+    for name in EXPLAINED
+    if name not in ("hits", "r_precision", "expected_reciprocal_rank", "mse", "mae", "rmse")
+]
 PUBLIC = [
     "Comparison",
     "Evaluation",
@@ -102,9 +111,11 @@ PUBLIC = [
     "compare",
     "dcg",
     "evaluate",
+    "expected_reciprocal_rank",
     "explain",
     "f1",
     "hit_rate",
+    "hits",
     "holm",
     "mae",
     "make_worksheet",

@@ -7,7 +7,7 @@ formula with the numbers filled in, and a one-line convention card.
 
 The step formulas are a by-hand restatement of each metric, the way a learner
 computes it, kept in one module per family (``dcg_steps``, ``hit_steps``,
-``mean_steps``, ``rating_steps``). They reuse the package's conventions (gain,
+``err_steps``, ``mean_steps``, ``rating_steps``). They reuse the package's conventions (gain,
 discount, cutoff, relevance) and input forms, and every table's total is
 checked against the public metric function (:func:`steps.verify`), so a step
 table can never drift from the number the package reports. Which table a
@@ -29,6 +29,7 @@ from ...metrics.inputs import prepare
 from ...registry import METRICS as REGISTRY
 from ...registry import Metric
 from .dcg_steps import explain_dcg
+from .err_steps import explain_err
 from .hit_steps import explain_hits
 from .mean_steps import explain_mean
 from .rating_steps import explain_rating
@@ -55,7 +56,8 @@ def explain(
     ----------
     metric : str
         A public metric name: ``"ndcg"``, ``"dcg"``, ``"precision"``, ``"recall"``,
-        ``"f1"``, ``"hit_rate"``, ``"r_precision"``, ``"reciprocal_rank"``, ``"mean_rank"``,
+        ``"f1"``, ``"hit_rate"``, ``"hits"``, ``"r_precision"``, ``"reciprocal_rank"``, ``"mean_rank"``,
+        ``"expected_reciprocal_rank"``,
         ``"average_precision"``, ``"mean_reciprocal_rank"``, ``"mean_average_precision"``,
         ``"mse"``, ``"mae"`` or ``"rmse"``.
     x : grades in ranked order, or item ids (then pass ``relevant``)
@@ -144,6 +146,8 @@ def explain(
     if registered.explain == "dcg":
         gain = v.check_choice(kwargs.get("gain", "linear"), "gain", GAINS)
         return explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals, kwargs)
+    if registered.explain == "err":
+        return explain_err(metric, x, queries, items, k, decimals, kwargs)
     return explain_hits(metric, x, queries, items, k, decimals, kwargs)
 
 

@@ -104,6 +104,12 @@ def _hit_rate(h: Hits) -> tuple[float, Decimal | None]:
     return value, Decimal(int(value)) if h.decimals is not None else None
 
 
+def _hits(h: Hits) -> tuple[float, Decimal | None]:
+    h.lines.append(f"{h.label} = 상위 k개 중 정답 수 = {h.found}")
+    h.conventions["denominator"] = f"{NONE} (개수)"
+    return float(h.found), Decimal(h.found) if h.decimals is not None else None
+
+
 def _r_precision(h: Hits) -> tuple[float, Decimal | None]:
     value = h.found / h.depth if h.depth > 0 else 0.0
     h.lines.append(
@@ -174,6 +180,7 @@ _FORMULAS: dict[str, tuple[Callable[[Hits], tuple[float, Decimal | None]], bool]
     "recall": (_recall, True),
     "f1": (_f1, False),
     "hit_rate": (_hit_rate, False),
+    "hits": (_hits, False),
     "r_precision": (_r_precision, True),
     "reciprocal_rank": (_reciprocal_rank, True),
     "mean_rank": (_mean_rank, True),
