@@ -31,22 +31,22 @@ MAX_COUNT = 2**63 - 1
 _FLOAT_RANGE = "the largest float is about 1.8e308"
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
 
 
-def _to_float_array(value: Any, name: str, item_ids: bool = False) -> np.ndarray:
+def to_float_array(value: Any, name: str, item_ids: bool = False) -> np.ndarray:
     """Convert to a float array, turning numpy's conversion errors into ours.
 
     ``item_ids``: the argument may also hold item ids (with ``relevant``), so a
     string gets a hint.
     """
     if isinstance(value, (str, bytes)):
-        raise ValueError(f"{name} must be a sequence of numbers; got the string {_show(value)}")
+        raise ValueError(f"{name} must be a sequence of numbers; got the string {show(value)}")
     if isinstance(value, (set, frozenset, Mapping)):
         raise ValueError(
-            f"{name} must be an ordered sequence of numbers, not a {type(value).__name__}; got {_show(value)}"
+            f"{name} must be an ordered sequence of numbers, not a {type(value).__name__}; got {show(value)}"
         )
     try:
         array = np.asarray(value)
@@ -54,7 +54,7 @@ def _to_float_array(value: Any, name: str, item_ids: bool = False) -> np.ndarray
         array = None
     if array is None or (array.dtype == object and _is_ragged(value)):
         raise ValueError(
-            f"{name} is a ragged nested list (rows of different lengths); got {_show(value)}. "
+            f"{name} is a ragged nested list (rows of different lengths); got {show(value)}. "
             "A 2-D batch needs rows of equal length: pad each row with zeros (non-relevant), "
             "or pass the queries as a list to mean_average_precision / mean_reciprocal_rank, "
             "or call the metric once per query."
@@ -85,8 +85,8 @@ def _as_float(item: Any, name: str, original: Any) -> float:
     except ValueError:  # Decimal("sNaN"): not a number at all
         number = math.nan
     if math.isinf(number) and not (isinstance(item, (float, np.floating)) or _is_infinite_decimal(item)):
-        where = "" if item is original else f" in {_show(original)}"
-        raise ValueError(f"{name} has {_show(item)}{where}, beyond the float range ({_FLOAT_RANGE})")
+        where = "" if item is original else f" in {show(original)}"
+        raise ValueError(f"{name} has {show(item)}{where}, beyond the float range ({_FLOAT_RANGE})")
     return number
 
 
@@ -101,7 +101,7 @@ def _not_a_number(name: str, bad: Any, original: Any, item_ids: bool = False) ->
     elif isinstance(bad, str) and item_ids:
         hint = " (to score item ids, pass the judgements too: relevant={...})"
     return ValueError(
-        f"{name} must contain only numbers (or True/False); found {_show(bad)} in {_show(original)}{hint}"
+        f"{name} must contain only numbers (or True/False); found {show(bad)} in {show(original)}{hint}"
     )
 
 
@@ -121,10 +121,10 @@ def _first_non_numeric(value: Any) -> Any:
     return value
 
 
-def _check_finite(array: np.ndarray, name: str, original: Any) -> None:
+def check_finite(array: np.ndarray, name: str, original: Any) -> None:
     if not np.all(np.isfinite(array)):
         bad = array[~np.isfinite(array)].ravel()[0]
-        raise ValueError(f"{name} must be finite numbers; found {float(bad)!r} in {_show(original)}")
+        raise ValueError(f"{name} must be finite numbers; found {float(bad)!r} in {show(original)}")
 
 
 def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids: bool = False) -> np.ndarray:
@@ -134,24 +134,24 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids:
     negative grades, non-numbers, ragged lists and more than two dimensions.
     ``item_ids``: the caller also takes item ids with ``relevant``.
     """
-    array = _to_float_array(x, name, item_ids)
+    array = to_float_array(x, name, item_ids)
     if array.ndim == 0:
         raise ValueError(
-            f"{name} must be a sequence of grades in ranked order, not a single number; got {_show(x)}"
+            f"{name} must be a sequence of grades in ranked order, not a single number; got {show(x)}"
         )
     if array.ndim > 2 or (array.ndim == 2 and not allow_batch):
         allowed = "1-D (one query) or 2-D (one query per row)" if allow_batch else "1-D"
         raise ValueError(f"{name} must be {allowed}; got an array of shape {array.shape}")
     if array.size == 0:
-        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {_show(x)}")
+        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {show(x)}")
     # Fast path for large batches: one comparison pass catches negatives and NaN,
     # the maximum catches +inf; the precise message is only built on failure.
     if not ((array >= 0).all() and np.isfinite(array.max())):
-        _check_finite(array, name, x)
+        check_finite(array, name, x)
         bad = array[array < 0].ravel()[0]
         raise ValueError(
             f"{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
-            f"in {_show(x)}. (TREC's -1 'judged non-relevant' is accepted in the "
+            f"in {show(x)}. (TREC's -1 'judged non-relevant' is accepted in the "
             "ranking + relevant={id: grade} form, where it counts as non-relevant.)"
         )
     return array
@@ -169,10 +169,10 @@ def check_k(k: Any, name: str = "k") -> int | None:
         hint = ""
         if isinstance(k, (set, frozenset, list, tuple, Mapping)):
             hint = " (to give the relevant items, use the keyword: relevant=...)"
-        raise ValueError(f"{name} must be a positive integer or None; got {_show(k)}{hint}")
+        raise ValueError(f"{name} must be a positive integer or None; got {show(k)}{hint}")
     if k > MAX_COUNT:
         hint = "; k=None keeps the whole list" if name == "k" else ""
-        raise ValueError(f"{name} must be at most 2**63 - 1; got {_show(k)}{hint}")
+        raise ValueError(f"{name} must be at most 2**63 - 1; got {show(k)}{hint}")
     return int(k)
 
 
@@ -185,12 +185,12 @@ def check_decimals(value: Any, name: str = "decimals") -> int:
     0 rounds to whole numbers. numpy integers are accepted; booleans are not counts.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {_show(value)}")
+        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {show(value)}")
     if value < 0:
-        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {_show(value)}")
+        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {show(value)}")
     if value > MAX_DECIMALS:
         raise ValueError(
-            f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {_show(value)} "
+            f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {show(value)} "
             "(a float carries about 15 significant digits, so more places would only show noise)"
         )
     return int(value)
@@ -199,7 +199,7 @@ def check_decimals(value: Any, name: str = "decimals") -> int:
 def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {_show(value)}")
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {show(value)}")
     return value
 
 
@@ -208,16 +208,16 @@ def check_n_relevant(n_relevant: Any, present: np.ndarray, name: str = "n_releva
 
     Whole numbers from 0 to MAX_COUNT (floats such as 4.0 included); True/False are refused.
     """
-    values = _to_float_array(n_relevant, name)
+    values = to_float_array(n_relevant, name)
     _refuse_bools(n_relevant, name)
     if values.ndim > 1:
         raise ValueError(f"{name} must be a number or one number per query; got shape {values.shape}")
     values = np.broadcast_to(values, present.shape) if values.ndim == 0 else values
     if values.shape != present.shape:
         raise ValueError(
-            f"{name} must give one number per query ({present.size}); got {values.size}: {_show(n_relevant)}"
+            f"{name} must give one number per query ({present.size}); got {values.size}: {show(n_relevant)}"
         )
-    _check_finite(values, name, n_relevant)
+    check_finite(values, name, n_relevant)
     if np.any(values != np.round(values)) or np.any(values < 0):
         bad = values[(values != np.round(values)) | (values < 0)][0]
         raise ValueError(f"{name} must be a non-negative whole number; got {bad:g}")
@@ -240,14 +240,14 @@ def _refuse_bools(value: Any, name: str) -> None:
     else:
         has_bool = any(isinstance(item, (bool, np.bool_)) for item in np.asarray(value, dtype=object).ravel())
     if has_bool:
-        raise ValueError(f"{name} must be a whole number (a count), not True/False; got {_show(value)}")
+        raise ValueError(f"{name} must be a whole number (a count), not True/False; got {show(value)}")
 
 
 def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
     """Item ids in ranked order: non-empty, hashable, no duplicates."""
     if isinstance(ranking, (str, bytes)):
         raise ValueError(
-            f"{name} must be a sequence of item ids, not a single string; got {_show(ranking)} "
+            f"{name} must be a sequence of item ids, not a single string; got {show(ranking)} "
             "(write list('ABCDE') or ['A', 'B', ...])"
         )
     if isinstance(ranking, (set, frozenset, Mapping)):
@@ -260,18 +260,18 @@ def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
         try:
             items = list(ranking)
         except TypeError:
-            raise ValueError(f"{name} must be a sequence of item ids; got {_show(ranking)}") from None
+            raise ValueError(f"{name} must be a sequence of item ids; got {show(ranking)}") from None
     if not items:
-        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {_show(ranking)}")
+        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {show(ranking)}")
     seen: dict[Hashable, int] = {}
     for position, item in enumerate(items, start=1):
         try:
             first = seen.setdefault(item, position)
         except TypeError:
-            raise ValueError(f"{name} contains an unhashable id {_show(item)} at rank {position}") from None
+            raise ValueError(f"{name} contains an unhashable id {show(item)} at rank {position}") from None
         if first != position:
             raise ValueError(
-                f"{name} contains the id {_show(item)} twice (ranks {first} and {position}); "
+                f"{name} contains the id {show(item)} twice (ranks {first} and {position}); "
                 "each item may appear once"
             )
     return items
@@ -284,14 +284,14 @@ def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, floa
     """
     if isinstance(relevant, (str, bytes)):
         raise ValueError(
-            f"{name} must be a collection of ids or a mapping {{id: grade}}, not a string; got {_show(relevant)}"
+            f"{name} must be a collection of ids or a mapping {{id: grade}}, not a string; got {show(relevant)}"
         )
     if isinstance(relevant, Mapping):
         judged: dict[Hashable, float] = {}
         for item, grade in relevant.items():
             where = f"{name}[{item!r}]"
             if not isinstance(grade, (bool, np.bool_, numbers.Real, Decimal)):
-                raise ValueError(f"{where} must be a number; got {_show(grade)}")
+                raise ValueError(f"{where} must be a number; got {show(grade)}")
             value = _as_float(grade, where, grade)
             if not math.isfinite(value):
                 raise ValueError(f"{where} must be finite; got {grade!r}")
@@ -301,12 +301,12 @@ def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, floa
         items = list(relevant)
     except TypeError:
         raise ValueError(
-            f"{name} must be a collection of ids or a mapping {{id: grade}}; got {_show(relevant)}"
+            f"{name} must be a collection of ids or a mapping {{id: grade}}; got {show(relevant)}"
         ) from None
     try:
         return {item: 1.0 for item in items}
     except TypeError:
-        raise ValueError(f"{name} contains an unhashable id; got {_show(relevant)}") from None
+        raise ValueError(f"{name} contains an unhashable id; got {show(relevant)}") from None
 
 
 def check_probability(value: Any, name: str) -> float:
@@ -315,7 +315,7 @@ def check_probability(value: Any, name: str) -> float:
     if isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, (bool, np.bool_)):
         number = _as_float(value, name, value)
     if number is None or not 0 < number < 1:
-        raise ValueError(f"{name} must be a number between 0 and 1; got {_show(value)}")
+        raise ValueError(f"{name} must be a number between 0 and 1; got {show(value)}")
     return number
 
 
@@ -353,12 +353,12 @@ def check_ratings(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     """Two 1-D arrays of finite numbers, of the same non-zero length."""
     arrays = []
     for name, value in (("y_true", y_true), ("y_pred", y_pred)):
-        array = _to_float_array(value, name)
+        array = to_float_array(value, name)
         if array.ndim != 1:
             raise ValueError(f"{name} must be 1-D; got an array of shape {array.shape}")
         if array.size == 0:
-            raise ValueError(f"{name} is empty; got {_show(value)}")
-        _check_finite(array, name, value)
+            raise ValueError(f"{name} is empty; got {show(value)}")
+        check_finite(array, name, value)
         arrays.append(array)
     if arrays[0].size != arrays[1].size:
         raise ValueError(

@@ -75,7 +75,7 @@ def prepare(
                 raise ValueError(
                     f"{name} cannot be combined with relevant=...: with item ids the "
                     f"{'denominator' if name == 'n_relevant' else 'ideal ranking'} comes from "
-                    f"every judged item in relevant; got {name}={v._show(value)}"
+                    f"every judged item in relevant; got {name}={v.show(value)}"
                     + ("" if name == "n_relevant" else " (ideal='listed' uses only the listed items)")
                 )
         grades, all_grades, count = from_ids(x, relevant)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _check_finite, _to_float_array, check_grades
+from .._validation import check_finite, check_grades, to_float_array
 
 
 def order_by_score(grades: Any, scores: Any) -> np.ndarray:
@@ -34,9 +34,9 @@ def order_by_score(grades: Any, scores: Any) -> np.ndarray:
     [1.0, 2.0, 3.0]
     """
     values = check_grades(grades, "grades")
-    score_array = _to_float_array(scores, "scores")
+    score_array = to_float_array(scores, "scores")
     if score_array.shape != values.shape:
         raise ValueError(f"scores must have the same shape as grades {values.shape}; got {score_array.shape}")
-    _check_finite(score_array, "scores", scores)
+    check_finite(score_array, "scores", scores)
     order = np.argsort(-score_array, axis=-1, kind="stable")
     return np.take_along_axis(values, order, axis=-1)

@@ -246,9 +246,9 @@ def expected_reciprocal_rank(
     """
     k = v.check_k(k)
     if isinstance(max_grade, (bool, np.bool_)) or not np.isscalar(max_grade) or not np.isfinite(max_grade):
-        raise ValueError(f"max_grade must be a finite number; got {v._show(max_grade)}")
+        raise ValueError(f"max_grade must be a finite number; got {v.show(max_grade)}")
     if max_grade <= 0:
-        raise ValueError(f"max_grade must be positive; got {v._show(max_grade)}")
+        raise ValueError(f"max_grade must be positive; got {v.show(max_grade)}")
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
     return queries.finish(err_rows(top, float(max_grade)))
@@ -279,7 +279,7 @@ def _mean_over_queries(
     metric: Callable[..., float], queries: Any, k: Any, per_query: dict[str, Any]
 ) -> float:
     if isinstance(queries, (str, bytes)) or not hasattr(queries, "__len__"):
-        raise ValueError(f"queries must be a list of rankings, one per query; got {v._show(queries)}")
+        raise ValueError(f"queries must be a list of rankings, one per query; got {v.show(queries)}")
     rows = list(queries)
     if not rows:
         raise ValueError("queries is empty; give at least one ranking")
@@ -289,7 +289,7 @@ def _mean_over_queries(
             isinstance(values, (str, bytes, set, frozenset, dict)) or _length(values) != len(rows)
         ):
             raise ValueError(
-                f"{name} must give one entry per query ({len(rows)} queries); got {v._show(values)}"
+                f"{name} must give one entry per query ({len(rows)} queries); got {v.show(values)}"
             )
     scores = []
     for i, row in enumerate(rows):
@@ -299,7 +299,7 @@ def _mean_over_queries(
             and row.ndim != 1
             or (isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray)))
         ):
-            raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v._show(row)}")
+            raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v.show(row)}")
         try:
             scores.append(metric(row, k, **kwargs))
         except ValueError as error:

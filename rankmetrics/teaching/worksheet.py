@@ -182,10 +182,10 @@ class Worksheet:
         first byte is written, so a refusal leaves the folder as it was.
         """
         if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
-            raise ValueError(f"out must be a folder name (str or Path); got {v._show(out)}")
+            raise ValueError(f"out must be a folder name (str or Path); got {v.show(out)}")
         if not str(out).strip():
             # Path("") is the current folder: an empty --out is a missing value, not a choice.
-            raise ValueError(f"out is empty; name the folder to write into; got {v._show(out)}")
+            raise ValueError(f"out is empty; name the folder to write into; got {v.show(out)}")
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
@@ -276,7 +276,7 @@ def _answers_by_number(answers: Any, problem_numbers: list[int]) -> dict[int, tu
         for key, answer in answers.items():
             if isinstance(key, (bool, np.bool_)) or key not in problem_numbers:
                 raise ValueError(
-                    f"answers has an answer for problem {v._show(key)}, but the sheet's problems are "
+                    f"answers has an answer for problem {v.show(key)}, but the sheet's problems are "
                     f"numbered 1 to {len(problem_numbers)}"
                 )
             given[int(key)] = (f"answers[{key!r}]", answer)
@@ -284,13 +284,13 @@ def _answers_by_number(answers: Any, problem_numbers: list[int]) -> dict[int, tu
     if isinstance(answers, (str, bytes)):
         raise ValueError(
             "answers must be a list in problem order or a mapping {problem: answer}, "
-            f"not a string; got {v._show(answers)}"
+            f"not a string; got {v.show(answers)}"
         )
     try:
         listed = list(answers)
     except TypeError:
         raise ValueError(
-            f"answers must be a list in problem order or a mapping {{problem: answer}}; got {v._show(answers)}"
+            f"answers must be a list in problem order or a mapping {{problem: answer}}; got {v.show(answers)}"
         ) from None
     if len(listed) != len(problem_numbers):
         raise ValueError(
@@ -305,7 +305,7 @@ def _answer_number(answer: Any, where: str) -> Decimal:
     if isinstance(answer, Decimal):
         return answer
     if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
-        raise ValueError(f"{where} must be a number; got {v._show(answer)}")
+        raise ValueError(f"{where} must be a number; got {v.show(answer)}")
     try:
         return Decimal(repr(float(answer)))
     except OverflowError:  # an int or Fraction beyond float range: a number, just not the answer
@@ -336,7 +336,7 @@ def _shown(answer: Any) -> str:
     except OverflowError:  # 10**400 as 1e+400, not 401 digits
         if isinstance(answer, numbers.Rational):
             return f"{(Decimal(answer.numerator) / Decimal(answer.denominator)).normalize():.6g}"
-        return v._show(answer)
+        return v.show(answer)
 
 
 @dataclass(frozen=True)
@@ -421,14 +421,14 @@ def make_worksheet(
     ['정답', '반올림 차이', '오답']
     """
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {v._show(seed)}")
+        raise ValueError(f"seed must be a non-negative integer; got {v.show(seed)}")
     if (
         isinstance(count, (bool, np.bool_))
         or not isinstance(count, numbers.Integral)
         or not 1 <= count <= MAX_COUNT
     ):
         raise ValueError(
-            f"count must be a positive integer up to {MAX_COUNT} (one sheet, not a book); got {v._show(count)}"
+            f"count must be a positive integer up to {MAX_COUNT} (one sheet, not a book); got {v.show(count)}"
         )
     count = int(count)
     decimals = v.check_decimals(decimals)
@@ -439,7 +439,7 @@ def make_worksheet(
     for name in names:
         if not isinstance(name, str) or name not in SHEET_METRICS:
             choices = "ndcg, dcg, precision, recall, f1, hit-rate, rr, ap, mr, mrr, map"
-            raise ValueError(f"metrics must be chosen from {choices}; got {v._show(name)}")
+            raise ValueError(f"metrics must be chosen from {choices}; got {v.show(name)}")
         chosen.append(SHEET_METRICS[name])
     rng = np.random.default_rng(int(seed))
     problems = tuple(_draw(i + 1, chosen[i % len(chosen)], rng, decimals) for i in range(count))

@@ -66,12 +66,12 @@ def holm(p_values: Any) -> np.ndarray:
     >>> holm([0.01, float("nan"), 0.04]).tolist()  # two tests computed: 2*0.01, max(1*0.04, 0.02)
     [0.02, nan, 0.04]
     """
-    p = v._to_float_array(p_values, "p_values")
+    p = v.to_float_array(p_values, "p_values")
     if p.ndim != 1 or p.size == 0:
-        raise ValueError(f"p_values must be a non-empty 1-D sequence; got {v._show(p_values)}")
+        raise ValueError(f"p_values must be a non-empty 1-D sequence; got {v.show(p_values)}")
     tested = ~np.isnan(p)
     if not np.all((p[tested] >= 0) & (p[tested] <= 1)):
-        raise ValueError(f"p_values must lie in [0, 1] (or be nan: not computed); got {v._show(p_values)}")
+        raise ValueError(f"p_values must lie in [0, 1] (or be nan: not computed); got {v.show(p_values)}")
     out = np.full(p.shape, np.nan)
     defined = p[tested]
     order = np.argsort(defined, kind="stable")
@@ -303,7 +303,7 @@ def compare(
     alternative = v.check_choice(alternative, "alternative", ALTERNATIVES)
     ci_method = v.check_choice(ci_method, "ci_method", CI_METHODS)
     if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
-        raise ValueError(f"random_state must be a non-negative integer seed; got {v._show(random_state)}")
+        raise ValueError(f"random_state must be a non-negative integer seed; got {v.show(random_state)}")
 
     a = evaluate(qrels, run_a, metrics, **conventions)
     b = evaluate(qrels, run_b, metrics, **conventions)

@@ -208,7 +208,7 @@ def parse_metric(name: Any) -> Measure:
     (('1', 3.0), ('2', 9.0))
     """
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"a metric name must be a non-empty string; got {v._show(name)}")
+        raise ValueError(f"a metric name must be a non-empty string; got {v.show(name)}")
     return _parse_name(name)
 
 
@@ -338,7 +338,7 @@ def parse_metrics(metrics: Any) -> list[Measure]:
     if not isinstance(metrics, Sequence) or isinstance(metrics, bytes) or not metrics:
         raise ValueError(
             f"metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
-            f"got {v._show(metrics)}"
+            f"got {v.show(metrics)}"
         )
     measures = [parse_metric(name) for name in metrics]
     names = [m.name for m in measures]
@@ -717,7 +717,7 @@ def evaluate(
     denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
 
     if not isinstance(judged_only, (bool, np.bool_)):
-        raise ValueError(f"judged_only must be True or False; got {v._show(judged_only)}")
+        raise ValueError(f"judged_only must be True or False; got {v.show(judged_only)}")
     if max_documents is not None:
         max_documents = v.check_k(max_documents, "max_documents")
     if ties == "average":
@@ -818,7 +818,7 @@ def _check_averaged(measures: list[Measure], denominator: str, max_documents: in
 
 def _check_level(level: Any) -> float:
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
-        raise ValueError(f"relevance_level must be a finite number; got {v._show(level)}")
+        raise ValueError(f"relevance_level must be a finite number; got {v.show(level)}")
     return int(level) if float(level).is_integer() else float(level)
 
 

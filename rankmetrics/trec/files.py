@@ -339,7 +339,7 @@ def _text_blocks(source: Any, kind: str) -> tuple[str, Iterator[tuple[bytes, int
         raw = _stream_blocks(source, label)
     else:
         raise ValueError(
-            f"{kind} must be a path, an open file or a dict {{qid: {{docno: value}}}}; got {v._show(source)}"
+            f"{kind} must be a path, an open file or a dict {{qid: {{docno: value}}}}; got {v.show(source)}"
         )
     return label, _lines(_unwrapped(raw, label))
 
@@ -499,7 +499,7 @@ def _fail(
     extra = "" if fmt.exact else " (more are ignored)"
     raise ValueError(
         f"{label} line {first + line}: expected {fmt.fields} fields '{fmt.layout}'{extra}, "
-        f"found {found}: {v._show(text)}"
+        f"found {found}: {v.show(text)}"
     )
 
 
@@ -650,7 +650,7 @@ def _checked_mapping(source: Mapping, fmt: _Format) -> dict[str, dict[str, float
             )
         original[name] = qid
         if not isinstance(documents, Mapping):
-            raise ValueError(f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {v._show(documents)}")
+            raise ValueError(f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {v.show(documents)}")
         row: dict[str, float] = {}
         keys: dict[str, Any] = {}
         for docno, value in documents.items():
@@ -669,7 +669,7 @@ def _checked_mapping(source: Mapping, fmt: _Format) -> dict[str, dict[str, float
 def _id_text(value: Any, name: str) -> str:
     text = str(value)
     if "\x00" in text:
-        raise ValueError(f"a {name} must not hold a NUL character; got {v._show(value)}")
+        raise ValueError(f"a {name} must not hold a NUL character; got {v.show(value)}")
     return text
 
 
@@ -680,7 +680,7 @@ def _finite(value: Any, name: str, what: str) -> float:
     except OverflowError:  # an int or Fraction beyond the float range
         result = math.inf
     if not math.isfinite(result):
-        raise ValueError(f"{name} must be a finite number ({what}); got {v._show(value)}")
+        raise ValueError(f"{name} must be a finite number ({what}); got {v.show(value)}")
     return result
 
 
