@@ -21,9 +21,10 @@ answer box stays hidden, the playground shows its list and values as text.
     compares the reader's answer with it, by the rules of ``Worksheet.grade``.
 
 ``{ranking-playground}``
-    A ranked list of cards to toggle and move, with P@k, R@k, RR, AP and nDCG@k
+    A ranked list of cards to toggle and move, with P@k, R@k, RR@k, AP@k and nDCG@k
     (``:grades: 1 0 1 0 1``, ``:k: 5``, ``:graded:`` to cycle grades 0-3); the
-    directive's content (a list of "try this" moves) is shown above it.
+    directive's content (a list of "try this" moves) is shown above it. Without
+    scripts the list and its values, computed here, are shown as text.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from sphinx.util.docutils import SphinxDirective
 
 import rankmetrics as rm
 from rankmetrics.registry import METRICS
+from rankmetrics.teaching.explain.steps import exact_text
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +92,8 @@ class HandChecker(SphinxDirective):
 
 # --------------------------------------------------------------------------- answer boxes
 
-_LINE = re.compile(r"^(?P<label>[^=]+?)\s*=\s*(?P<source>.+)$")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.(\d+))?(?![\w])")
+_FRACTION = re.compile(r"(?<![\w.])(\d+)\s*/\s*(\d+)(?![\w.])")
 
 
 def _call(source: str) -> tuple[str, list[Any], dict[str, Any]]:
@@ -108,6 +110,12 @@ def _call(source: str) -> tuple[str, list[Any], dict[str, Any]]:
     return name, args, kwargs
 
 
+def _plain(output: dict) -> str:
+    """An output's text/plain; a glued value keeps it under papermill's prefix."""
+    prefix = output.get("metadata", {}).get("scrapbook", {}).get("mime_prefix", "")
+    return "".join(output.get("data", {}).get(prefix + "text/plain", ""))
+
+
 def _notebook_solution(path: Path, label: str) -> tuple[str, dict[str, str]] | None:
     """The printed output of the exercise's solution and the glue values its text shows."""
     if path.suffix != ".ipynb" or not path.exists():
@@ -118,7 +126,7 @@ def _notebook_solution(path: Path, label: str) -> tuple[str, dict[str, str]] | N
         for output in cell.get("outputs", []):
             name = output.get("metadata", {}).get("scrapbook", {}).get("name")
             if name:
-                glue[name] = "".join(output.get("data", {}).get("text/plain", ""))
+                glue[name] = _plain(output)
     start = re.compile(r"\{solution-start\}\s+" + re.escape(label) + r"\s")
     texts: list[str] = []
     inside = False
@@ -140,18 +148,22 @@ def _notebook_solution(path: Path, label: str) -> tuple[str, dict[str, str]] | N
                 if output.get("output_type") == "stream":
                     texts.append("".join(output["text"]))
                 else:
-                    texts.append("".join(output.get("data", {}).get("text/plain", "")))
+                    texts.append(_plain(output))
     if not inside:
         return None
     return "\n".join(texts), glue
 
 
 def _shown_in(value: float, text: str) -> bool:
-    """Whether the solution's text shows value: a printed number that rounds to it."""
+    """Whether the solution's text shows value: a printed number equal to it, or one with at
+    least two decimals that rounds to it, or a fraction such as 2/5."""
+    for match in _FRACTION.finditer(text):
+        if int(match.group(2)) and abs(int(match.group(1)) / int(match.group(2)) - value) <= 1e-12:
+            return True
     for match in _NUMBER.finditer(text):
         printed = float(match.group(0))
         places = len(match.group(1) or "")
-        if float(value).is_integer() and printed == value:
+        if abs(printed - value) <= 1e-12 * max(1.0, abs(value)):
             return True
         if places >= 2 and abs(printed - value) <= 0.5 * 10.0**-places + 1e-12:
             return True
@@ -175,11 +187,10 @@ class AnswerCheck(SphinxDirective):
         text, glue = solution
         boxes = []
         for line in (ln.strip() for ln in self.content if ln.strip()):
-            match = _LINE.match(line)
-            if not match:
+            if " = " not in line:
                 logger.warning(f"answer-check {label}: cannot read {line!r}", location=self.get_location())
                 continue
-            what, source = match.group("label").strip(), match.group("source").strip()
+            what, source = (part.strip() for part in line.rsplit(" = ", 1))  # labels may hold "="
             try:
                 exact, hand = self._value(source, glue, decimals)
             except (ValueError, SyntaxError, KeyError) as error:
@@ -194,7 +205,11 @@ class AnswerCheck(SphinxDirective):
             boxes.append((what, exact, hand))
         if not boxes:
             return []
-        return [try_widget("", widget="answers", exercise=label, html=_answer_html(label, boxes, decimals))]
+        # Field ids unique on the page, even when an exercise has two directives.
+        numbered = [(self.env.new_serialno(f"rm-answer-{label}") + 1, *box) for box in boxes]
+        return [
+            try_widget("", widget="answers", exercise=label, html=_answer_html(label, numbered, decimals))
+        ]
 
     @staticmethod
     def _value(source: str, glue: dict[str, str], decimals: int) -> tuple[float, float | None]:
@@ -204,17 +219,21 @@ class AnswerCheck(SphinxDirective):
         name, args, kwargs = _call(source)
         exact = float(METRICS[name].function(*args, **kwargs))
         hand = None
-        if METRICS[name].explain is not None:
+        metric = METRICS[name]
+        if metric.inputs == "ratings":
+            y_pred = args[1] if len(args) > 1 else kwargs.pop("y_pred")
+            hand = rm.explain(name, args[0], decimals=decimals, y_pred=y_pred).rounded
+        elif metric.explain is not None:
             k = args[1] if len(args) > 1 else kwargs.pop("k", None)
             hand = rm.explain(name, args[0], k, decimals=decimals, **kwargs).rounded
         return exact, hand
 
 
-def _answer_html(label: str, boxes: list[tuple[str, float, float | None]], decimals: int) -> str:
+def _answer_html(label: str, boxes: list[tuple[int, str, float, float | None]], decimals: int) -> str:
     places = f"소수 {decimals}자리" if decimals else "정수"
     rows = []
-    for i, (what, exact, hand) in enumerate(boxes, 1):
-        field = f"rm-answer-{label}-{i}"
+    for number, what, exact, hand in boxes:
+        field = f"rm-answer-{label}-{number}"
         hand_attr = "" if hand is None else f' data-hand="{hand!r}"'
         rows.append(
             f'<div class="rm-answer-row" data-exact="{exact!r}"{hand_attr} data-decimals="{decimals}">'
@@ -226,8 +245,8 @@ def _answer_html(label: str, boxes: list[tuple[str, float, float | None]], decim
         )
     return (
         f'<div class="rm-answer" data-exercise="{html.escape(label)}" hidden>'
-        f'<form class="rm-answer-form" aria-label="{html.escape(label)} 답 확인" novalidate>'
-        f'<p class="rm-answer-title">답 확인 <span class="rm-answer-note">({places}까지, 5 이상은 올림)</span></p>'
+        f'<form class="rm-answer-form" aria-labelledby="rm-answer-{label}-{boxes[0][0]}-title" novalidate>'
+        f'<p class="rm-answer-title" id="rm-answer-{label}-{boxes[0][0]}-title">답 확인 <span class="rm-answer-note">({places}까지, 5 이상은 올림)</span></p>'
         + "".join(rows)
         + '<p class="rm-answer-buttons"><button type="submit">확인</button> '
         '<button type="button" class="rm-answer-reset">다시 풀기</button></p>'
@@ -264,36 +283,36 @@ class RankingPlayground(SphinxDirective):
         "grades": directives.unchanged_required,
         "k": directives.positive_int,
         "graded": directives.flag,
-        "relevant": directives.nonnegative_int,
     }
 
     def run(self) -> list[nodes.Node]:
         grades = [float(g) for g in self.options.get("grades", "1 0 1 0 1").split()]
-        k = self.options.get("k", len(grades))
-        n_relevant = self.options.get("relevant")
+        k = min(self.options.get("k", len(grades)), len(grades))
         graded = "graded" in self.options
-        values = _playground_values(grades, k, n_relevant)
         moves = nodes.container(classes=["rm-playground-moves"])
         self.state.nested_parse(self.content, self.content_offset, moves)
-        config = {"grades": grades, "k": k, "graded": graded, "nRelevant": n_relevant}
+        config = {"grades": grades, "k": k, "graded": graded}
         listed = " ".join(str(int(g)) if g.is_integer() else str(g) for g in grades)
-        rows = "".join(f"<tr><th scope='row'>{name}</th><td>{value:.4f}</td></tr>" for name, value in values)
+        rows = "".join(
+            f"<tr><th scope='row'>{name}</th><td>{exact_text(value)}</td></tr>"
+            for name, value in _playground_values(grades, k)
+        )
         static = (
             f'<div class="rm-playground" data-config="{html.escape(json.dumps(config))}">'
-            f'<p class="rm-playground-static">목록(위에서부터 등급): <code>{listed}</code></p>'
-            f'<table class="rm-playground-static"><caption>이 목록의 지표 (k = {k})</caption><tbody>{rows}</tbody></table>'
+            f'<p class="rm-playground-static">목록(1위부터 등급): <code>{listed}</code></p>'
+            f'<table class="rm-playground-static"><caption>이 목록의 지표</caption><tbody>{rows}</tbody></table>'
             "</div>"
         )
         return [moves, try_widget("", widget="playground", html=static)]
 
 
-def _playground_values(grades: list[float], k: int, n_relevant: int | None) -> list[tuple[str, float]]:
-    extra = {} if n_relevant is None else {"n_relevant": n_relevant}
+def _playground_values(grades: list[float], k: int) -> list[tuple[str, float]]:
+    """The values the playground starts from, computed here for the page without scripts."""
     return [
         (f"P@{k}", rm.precision(grades, k)),
-        (f"R@{k}", rm.recall(grades, k, **extra)),
-        ("RR", rm.reciprocal_rank(grades, k)),
-        (f"AP@{k}", rm.average_precision(grades, k, **extra)),
+        (f"R@{k}", rm.recall(grades, k)),
+        (f"RR@{k}", rm.reciprocal_rank(grades, k)),
+        (f"AP@{k}", rm.average_precision(grades, k)),
         (f"nDCG@{k}", rm.ndcg(grades, k)),
     ]
 
