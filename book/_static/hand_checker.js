@@ -150,12 +150,12 @@
     const discount = input("discountDecimals", "numeric", "소수 자리와 같게");
     const answer = input("answer", "decimal", "예: 0.910");
     const fields = {
-      metric: field("rmc-metric", "지표", metric),
+      metric: field("rmc-metric", "지표", metric, null, { "data-wide": "" }),
       list: field("rmc-list", "순위 목록 (1위부터)", list, "등급 3 0 3 2 0, O/X로 O X O X O, 또는 항목 이름 A B C D E를 띄어 적습니다.", { "data-wide": "" }),
       relevant: field("rmc-relevant", "정답 항목 (항목 이름으로 적을 때)", relevant, "이름:등급, 등급을 빼면 1 (예: B D:3 F). 비워 두면 목록을 등급으로 읽습니다.", { "data-wide": "" }),
       k: field("rmc-k", "k (컷오프)", k),
       gain: field("rmc-gain", "이득", gain),
-      ideal: field("rmc-ideal", "이상적 순서", ideal),
+      ideal: field("rmc-ideal", "이상적 순서", ideal, null, { "data-wide": "" }),
       idealGrades: field("rmc-ideal-grades", "판정된 모든 항목의 등급", idealGrades, "등급 형태에서 '판정된 모든 항목'을 고를 때: 목록 밖 정답까지 모든 등급 (예: 3 3 2 1).", { "data-wide": "" }),
       decimals: field("rmc-decimals", "손 계산 소수 자리", decimals, "0–15. 비우면 정확한 값만 봅니다."),
       discount: field("rmc-discount", "할인표 소수 자리", discount, "log2(순위+1)를 따로 반올림할 때 (예: 1)."),
