@@ -367,3 +367,13 @@ def test_value_always_equals_the_metric(grades, k, metric, decimals):
         # Rounding each step (gains up to 3, discounts >= 1) moves each term by a few units of
         # the last decimal at most, so the hand result stays near the exact one.
         assert abs(e.rounded - expected) <= 4 * len(grades) * 10.0**-decimals
+
+
+def test_uncut_ndcg_ideal_longer_than_the_list():
+    # Without k, ndcg cuts neither side: the ideal keeps every judged item, even when
+    # more items are judged than listed. The step table used to cut the ideal at the
+    # list's length and then failed its own guard.
+    e = explain("ndcg", ["A"], relevant={"A", "B"}, decimals=2)
+    assert e.value == rm.ndcg(["A"], relevant={"A", "B"})
+    assert [row["item"] for row in e.ideal_rows] == ["A", "B"]
+    assert explain("ndcg", [1, 0], ideal=[1, 1, 1]).value == rm.ndcg([1, 0], ideal=[1, 1, 1])

@@ -147,7 +147,10 @@ def explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals,
         )
 
     # The ideal ordering: every judged grade, best first, cut at the same k (as ndcg does).
+    # Without k neither side is cut (ndcg's uncut form), so the ideal may be longer than the list.
     judged = queries.ideal[0]
+    if k is None:
+        depth = max(depth, judged.size)
     ideal = -np.sort(-np.concatenate([judged, np.zeros(max(0, depth - judged.size))]))[:depth]
     shown = min(depth, max(top.shape[1], judged.size))
     ideal_items = None
