@@ -6,9 +6,7 @@ A test that takes an argument named ``notebook`` runs once per chapter notebook
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -32,12 +30,3 @@ def notebooks() -> list[Path]:
 def extensions_dir() -> Path:
     """``book/_ext``: a tiny Sphinx project puts it on its own sys.path to load an extension."""
     return EXTENSIONS
-
-
-@pytest.fixture(scope="session")
-def korean_search() -> ModuleType:
-    """``book/_ext/korean_search.py``, the book's Korean search language."""
-    spec = importlib.util.spec_from_file_location("korean_search", EXTENSIONS / "korean_search.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module

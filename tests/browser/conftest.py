@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import importlib.util
 import json
 import os
 import shutil
@@ -36,7 +35,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -449,13 +447,3 @@ def open_page(driver, base_url: str):
 def screenshots_dir() -> Path:
     """``_build/screenshots``, next to the built book and out of git with it."""
     return SCREENSHOTS
-
-
-@pytest.fixture(scope="session")
-def korean_search() -> ModuleType:
-    """``book/_ext/korean_search.py``, the search language the built pages use."""
-    path = BOOK_ROOT / "book" / "_ext" / "korean_search.py"
-    spec = importlib.util.spec_from_file_location("korean_search", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
