@@ -19,7 +19,9 @@ import numpy as np
 
 from .. import _validation as v
 from ..tables import html_table, text_table
-from .evaluate import Evaluation, evaluate
+from .conventions import Conventions
+from .evaluate import Evaluation, evaluate_measures
+from .names import parse_metrics
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 CI_METHODS = ("BCa", "percentile", "basic")
@@ -208,6 +210,7 @@ def compare(
     alternative: str = "two-sided",
     ci_method: str = "BCa",
     random_state: int = 0,
+    like: str | None = None,
     **conventions: Any,
 ) -> Comparison:
     """Compare two runs query by query: is run b's mean different from run a's?
@@ -252,9 +255,15 @@ def compare(
         The bootstrap interval (SciPy's default is BCa).
     random_state : int, default 0
         Seed of the resampling.
+    like : str, optional
+        A preset of conventions, as in :func:`evaluate`.
     **conventions
-        Passed to :func:`evaluate` (``relevance_level``, ``missing``,
-        ``ties``, ``gain``, ``ideal``, ``denominator``).
+        Every convention of :func:`evaluate` (the fields of
+        :class:`rankmetrics.trec.conventions.Conventions`: ``relevance_level``,
+        ``missing``, ``ties``, ``score_precision``, ``gain``, ``ideal``,
+        ``denominator``, ``fractional_grades``, ``judged_only``,
+        ``max_documents``), checked once and used for both runs; also
+        ``conventions=`` (a ``Conventions`` object) and ``chunk_queries``.
 
     Returns
     -------
@@ -305,8 +314,11 @@ def compare(
     if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
         raise ValueError(f"random_state must be a non-negative integer seed; got {v.show(random_state)}")
 
-    a = evaluate(qrels, run_a, metrics, **conventions)
-    b = evaluate(qrels, run_b, metrics, **conventions)
+    measures = parse_metrics(metrics)
+    chunk_queries = v.check_k(conventions.pop("chunk_queries", None), "chunk_queries")
+    settings = Conventions.resolve(like, base=conventions.pop("conventions", None), **conventions)
+    a = evaluate_measures(qrels, run_a, measures, settings, chunk_queries)
+    b = evaluate_measures(qrels, run_b, measures, settings, chunk_queries)
     if a.queries != b.queries:
         only_a = sorted(set(a.queries) - set(b.queries))
         only_b = sorted(set(b.queries) - set(a.queries))

@@ -4,39 +4,49 @@
 padded grade array per metric family and hands it to the package's batch
 metrics through each registered metric's ``evaluate`` hook
 (:mod:`rankmetrics.registry`), so every formula still lives in exactly one
-place. Reading, grouping
-by query and ranking are done by :mod:`rankmetrics.trec.files` and
-:mod:`rankmetrics.trec.ranking`, a group of
-queries at a time when ``chunk_queries`` is given, so that a run file of ten
-million lines is scored in bounded memory by the very same code.
+place. The names are read by :mod:`rankmetrics.trec.names`, the settings
+checked once by :mod:`rankmetrics.trec.conventions`; reading, grouping by
+query and ranking are done by :mod:`rankmetrics.trec.files` and
+:mod:`rankmetrics.trec.ranking`, a group of queries at a time when
+``chunk_queries`` is given, so that a run file of ten million lines is scored
+in bounded memory by the very same code. The result is an
+:class:`~rankmetrics.trec.evaluation.Evaluation`.
 """
 
 from __future__ import annotations
 
-import functools
-import math
-import numbers
-import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .. import _validation as v
-from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns, Metric, register
-from ..tables import html_table, text_table
 from . import files, ranking
+from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
+from .evaluation import Evaluation
+from .names import Measure, known_metrics, parse_metric, parse_metrics
 
-TIES = ("docno_descending", "input_order", "average")
-SCORE_PRECISIONS = ("float32", "float64")
-MISSING = ("skip", "zero")
+__all__ = [
+    "MISSING",
+    "SCORE_PRECISIONS",
+    "TIES",
+    "Conventions",
+    "Evaluation",
+    "Measure",
+    "evaluate",
+    "evaluate_measures",
+    "known_metrics",
+    "parse_metric",
+    "parse_metrics",
+]
 
 # trec_eval floors each AP at this value before taking the geometric mean (gm_map).
 _GM_FLOOR = 0.00001
+
 
 # Measures that exist only over many queries: trec_eval's counts and gm_map.
 register(
@@ -107,419 +117,25 @@ register(
     )
 )
 
-_CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
-_PARAMETER_FORMS = {"level": "_0.10", "numbers": "_a,b,...", "gains": "_level=gain,..."}
-
-
-def _evaluated() -> list[Metric]:
-    return [m for m in METRICS.values() if m.evaluate is not None]
-
-
-def known_metrics() -> str:
-    """The names :func:`evaluate` accepts, for messages and documentation."""
-    human, trec = [], []
-    for m in _evaluated():
-        for name in m.names:
-            human.append(f"{name}@k" if m.cutoff == "required" else name)
-            if m.cutoff == "optional":
-                human.append(f"{name}@k")
-        if m.trec_name:
-            trec.append(m.trec_name + (_PARAMETER_FORMS["level"] if m.parameter == "level" else ""))
-            if m.parameter in ("numbers", "gains"):
-                trec.append(m.trec_name + _PARAMETER_FORMS[m.parameter])
-        if m.trec_cutoff_name:
-            trec.append(f"{m.trec_cutoff_name}_k")
-    return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
-
-
-@dataclass(frozen=True)
-class Measure:
-    """One requested metric: the name as written, the registered metric, its cutoff and parameter.
-
-    ``parameter`` is trec_eval's parameter of the measure, when one was
-    written (see :attr:`rankmetrics.registry.Metric.parameter`): a number,
-    a tuple of numbers, or a tuple of ``(level, gain)`` pairs.
-    ``relevance_level`` and ``gain`` override evaluate's conventions for this
-    measure only, as ir_measures' ``P(rel=2)@5`` and ``nDCG(dcg=exp-log2)`` say.
-    """
-
-    name: str
-    metric: Metric
-    k: int | None
-    parameter: Any = None
-    relevance_level: float | None = None
-    gain: str | None = None
-
-    @property
-    def family(self) -> str:
-        return self.metric.name
-
-    @property
-    def needs_whole_list(self) -> bool:
-        # Without a cutoff a metric reads the whole ranked list, unless it comes from counts.
-        return self.k is None and self.metric.reads_ranking
-
-
-def _parse_parameter(kind: str, text: str) -> Any:
-    """trec_eval's parameter text of one kind, parsed; None when it is not of that form."""
-    if kind == "cutoff":
-        return int(text) if _CUTOFF.fullmatch(text) else None
-    if kind == "level":
-        return float(text) if _NUMBER.fullmatch(text) else None
-    parts = text.split(",")
-    if kind == "numbers":
-        return tuple(float(p) for p in parts) if all(_NUMBER.fullmatch(p) for p in parts) else None
-    pairs = [p.partition("=") for p in parts]  # "gains": level=gain, ...
-    if all(key and sep and _NUMBER.fullmatch(value) for key, sep, value in pairs):
-        return tuple((key.strip(), float(value)) for key, _, value in pairs)
-    return None
-
-
-def _parameterised(metrics: list[Metric]) -> list[tuple[str, Metric, str]]:
-    """(trec_eval name, metric, kind of what follows it), the longest names first."""
-    forms = [(m.trec_cutoff_name, m, "cutoff") for m in metrics if m.trec_cutoff_name]
-    forms += [(m.trec_name, m, m.parameter) for m in metrics if m.trec_name and m.parameter]
-    return sorted(forms, key=lambda form: -len(form[0]))
-
-
-def parse_metric(name: Any) -> Measure:
-    """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``), from the registry.
-
-    trec_eval's names are accepted as trec_eval prints them (``P_5``,
-    ``iprec_at_recall_0.10``, ``ndcg_1=3,2=9``, ``rbp_p=0.95``) and as its
-    ``-m`` option takes them (``P.5``, ``iprec_at_recall.0.10``,
-    ``ndcg.1=3,2=9``, ``rbp.p=0.95``), one measure per name. ir_measures'
-    names are accepted as ir_measures writes them (see :func:`evaluate`).
-
-    Examples
-    --------
-    >>> parse_metric("ndcg@10")
-    Measure(name='ndcg@10', metric=ndcg, k=10, parameter=None, relevance_level=None, gain=None)
-    >>> parse_metric("P_5").metric, parse_metric("P_5").k
-    (precision, 5)
-    >>> parse_metric("Rprec").metric
-    r_precision
-    >>> parse_metric("P(rel=2)@5")
-    Measure(name='P(rel=2)@5', metric=precision, k=5, parameter=None, relevance_level=2, gain=None)
-    >>> parse_metric("iprec_at_recall_0.10").parameter
-    0.1
-    >>> parse_metric("ndcg.1=3,2=9").parameter
-    (('1', 3.0), ('2', 9.0))
-    """
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"a metric name must be a non-empty string; got {v.show(name)}")
-    return _parse_name(name)
-
-
-@functools.lru_cache(maxsize=4096)  # names are read again for every value shown
-def _parse_name(name: str) -> Measure:
-    text = name.strip()
-    lower = text.lower()
-    metrics = _evaluated()
-    written = _IR_FORM.fullmatch(text)
-    if written is None and "(" in text:
-        raise ValueError(f"{name!r} is not of the form Name(key=value,...)@k, as in P(rel=2)@5")
-    # ir_measures' spelling, exactly (nDCG, P, RBP, ...), is read with ir_measures' meaning first:
-    # "RBP" is ir_measures' (p = 0.8), "rbp" trec_eval's (p = 0.9).
-    by_ir_name = next((m for m in metrics if written and m.ir_name == written["name"]), None)
-    if by_ir_name is not None:
-        return _ir_measure(text, by_ir_name, written["parameters"], written["cutoff"])
-    if written is not None and written["parameters"] is not None:
-        known = ", ".join(m.ir_name for m in metrics if m.ir_name)
-        raise ValueError(f"unknown ir_measures name in {name!r}; known: {known}")
-    if "@" in lower:
-        base, _, cut = lower.partition("@")
-        metric = next((m for m in metrics if base in m.names), None)
-        if metric is None or metric.cutoff == "none":
-            raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
-        if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
-            raise ValueError(f"the cutoff in {name!r} must be a positive integer, as in {base}@10")
-        return Measure(text, metric, int(cut))
-    metric = next((m for m in metrics if (m.trec_name or "").lower() == lower), None)
-    metric = metric or next((m for m in metrics if lower in m.names), None)
-    if metric is not None:
-        if metric.cutoff == "required":
-            example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
-            raise ValueError(
-                f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})"
-            )
-        if metric.parameter == "level":
-            raise ValueError(f"{name!r} needs a level, as trec_eval prints it: e.g. {metric.trec_name}_0.10")
-        return Measure(text, metric, None)
-    forms = _parameterised(metrics)
-    base, dot, rest = text.partition(".")  # trec_eval's -m form: name.parameters
-    for prefix, metric, kind in forms if dot else ():
-        if base.lower() == prefix.lower():
-            value = _parse_parameter(kind, rest)
-            if value is None:
-                raise ValueError(f"{name!r}: {rest!r} is not a parameter of {prefix} ({_form(kind)})")
-            return _measure(text, metric, kind, value)
-    for prefix, metric, kind in forms:  # as trec_eval prints it: name_parameters
-        if lower.startswith(prefix.lower() + "_"):
-            value = _parse_parameter(kind, text[len(prefix) + 1 :])
-            if value is not None:
-                return _measure(text, metric, kind, value)
-    raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
-
-
-_IR_FORM = re.compile(
-    r"(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<parameters>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?"
-)
-_IR_GAINS = {"log2": "linear", "exp-log2": "exponential"}  # ir_measures' nDCG dcg= choices
-
-
-def _ir_measure(text: str, metric: Metric, parameters: str | None, cut: str | None) -> Measure:
-    """An ir_measures name (``P(rel=2)@5``, ``RBP(p=0.8)``, ``nDCG@10``) as a :class:`Measure`."""
-    k = None
-    if cut is not None:
-        if metric.cutoff == "none":
-            raise ValueError(f"{text!r}: {metric.ir_name} takes no cutoff")
-        if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
-            raise ValueError(f"the cutoff in {text!r} must be a positive integer, as in {metric.ir_name}@10")
-        k = int(cut)
-    elif metric.cutoff == "required":
-        raise ValueError(f"{text!r} needs a cutoff: write {metric.ir_name}@10")
-    allowed = dict(metric.ir_parameters)
-    given: dict[str, str] = {}
-    for part in parameters.split(",") if parameters and parameters.strip() else ():
-        key, sep, value = (p.strip() for p in part.partition("="))
-        if not sep or key not in allowed:
-            offered = ", ".join(f"{a}=" for a in allowed) or "none"
-            raise ValueError(
-                f"{text!r}: {key!r} is not a parameter of {metric.ir_name} here (supported: {offered})"
-            )
-        if key in given:
-            raise ValueError(f"{text!r} gives {key} twice")
-        given[key] = value
-    values = {key: default for key, default in allowed.items() if default is not None}
-    values.update(given)
-    level = gain = parameter = None
-    for key, value in values.items():
-        if key == "rel":
-            if not _NUMBER.fullmatch(str(value)) or float(value) <= 0:
-                raise ValueError(
-                    f"{text!r}: rel must be a positive number (a relevance level); got {value!r}"
-                )
-            level = _check_level(float(value))
-        elif key == "p":
-            p = float(value) if _NUMBER.fullmatch(str(value)) else -1.0
-            if not 0.0 < p < 1.0:
-                raise ValueError(f"{text!r}: p must be a persistence between 0 and 1; got {value!r}")
-            parameter = (("p", p),)
-        elif key == "dcg":
-            if value not in _IR_GAINS:
-                raise ValueError(f"{text!r}: dcg must be one of {sorted(_IR_GAINS)}; got {value!r}")
-            gain = _IR_GAINS[value]
-    return Measure(text, metric, k, parameter, level, gain)
-
-
-def _form(kind: str) -> str:
-    return {
-        "cutoff": "a positive integer",
-        "level": "a number",
-        "numbers": "numbers a,b,...",
-        "gains": "pairs level=gain,...",
-    }[kind]
-
-
-def _measure(text: str, metric: Metric, kind: str, value: Any) -> Measure:
-    if kind == "cutoff":
-        if value < 1:
-            raise ValueError(f"the cutoff in {text!r} must be a positive integer")
-        return Measure(text, metric, value)
-    return Measure(text, metric, None, value)
-
-
-def parse_metrics(metrics: Any) -> list[Measure]:
-    """A list of :class:`Measure` from one name or a sequence of names; no name twice."""
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if not isinstance(metrics, Sequence) or isinstance(metrics, bytes) or not metrics:
-        raise ValueError(
-            f"metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
-            f"got {v.show(metrics)}"
-        )
-    measures = [parse_metric(name) for name in metrics]
-    names = [m.name for m in measures]
-    for name in names:
-        if names.count(name) > 1:
-            raise ValueError(f"metrics lists {name!r} twice")
-    return measures
-
-
-@dataclass(frozen=True, repr=False)
-class Evaluation:
-    """Per-query values and the summary of each metric, as :func:`evaluate` returns them.
-
-    Attributes
-    ----------
-    queries : tuple of str
-        The evaluated query ids, in trec_eval's order (sorted as text).
-    per_query : dict
-        ``{metric: 1-D array}``, one value per query, aligned with ``queries``.
-    summary : dict
-        ``{metric: float}``: trec_eval's ``all`` line. The mean over queries,
-        except the counts ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
-        ``num_nonrel_judged_ret`` (summed), ``gm_map`` and ``gm_bpref``
-        (geometric means, each value floored at 0.00001), and the text
-        measures: ``runid`` (the run's tag) and ``relstring`` (no summary: "").
-    missing_queries : tuple of str
-        Judged queries the run does not contain: skipped (``missing="skip"``)
-        or scored 0 (``missing="zero"``).
-    unjudged_queries : tuple of str
-        Queries of the run without any judgement; ignored, as trec_eval does.
-    conventions : dict
-        The convention arguments that produced the numbers.
-    """
-
-    queries: tuple[str, ...]
-    per_query: dict[str, np.ndarray]
-    summary: dict[str, float]
-    missing_queries: tuple[str, ...] = ()
-    unjudged_queries: tuple[str, ...] = ()
-    conventions: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def metrics(self) -> tuple[str, ...]:
-        """The metric names, as they were asked for."""
-        return tuple(self.per_query)
-
-    def __len__(self) -> int:
-        return len(self.queries)
-
-    def value(self, metric: str, qid: Any) -> float:
-        """One query's value of one metric."""
-        if metric not in self.per_query:
-            raise ValueError(f"metric {metric!r} was not evaluated; the metrics are {list(self.metrics)}")
-        try:
-            index = self.queries.index(str(qid))
-        except ValueError:
-            raise ValueError(f"query {str(qid)!r} was not evaluated") from None
-        return _plain(metric, self.per_query[metric][index])
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python data: per-query values, the summary, and the conventions used.
-
-        Counts are ``int``, every other value a ``float``.
-        """
-        return {
-            "per_query": {
-                qid: {m: _plain(m, values[i]) for m, values in self.per_query.items()}
-                for i, qid in enumerate(self.queries)
-            },
-            "summary": {m: _plain(m, value) for m, value in self.summary.items()},
-            "conventions": dict(self.conventions),
-        }
-
-    def to_trec_eval(self, queries: bool = True) -> str:
-        """The values in trec_eval's text format: ``measure <TAB> qid|all <TAB> value``.
-
-        With ``queries`` (trec_eval's ``-q``), each query's lines come first,
-        then the ``all`` lines; without, only the ``all`` lines. The lines are
-        those trec_eval prints: ``gm_map``, ``gm_bpref``, ``num_q`` and
-        ``runid`` only for ``all``, ``relstring`` only per query; counts as
-        integers, text as trec_eval writes it, every other value with 4
-        decimals (``%6.4f``).
-        """
-        metrics = {name: parse_metric(name).metric for name in self.per_query}
-        lines = []
-        if queries:
-            for i, qid in enumerate(self.queries):
-                for name, values in self.per_query.items():
-                    if metrics[name].trec_lines != "all":
-                        lines.append(_trec_line(name, metrics[name], qid, values[i]))
-        for name, value in self.summary.items():
-            if metrics[name].trec_lines != "queries":
-                lines.append(_trec_line(name, metrics[name], "all", value))
-        return "\n".join(lines) + "\n" if lines else ""
-
-    def _rows(self, limit: int) -> list[tuple[str, list[str]]]:
-        n = len(self.queries)
-        shown = range(n) if n <= limit else [*range(limit - limit // 3), *range(n - limit // 3, n)]
-        rows, previous = [], -1
-        for i in shown:
-            if i != previous + 1:
-                rows.append(("…", ["…"] * len(self.per_query)))
-            rows.append((self.queries[i], [_cell(m, vals[i]) for m, vals in self.per_query.items()]))
-            previous = i
-        return rows
-
-    def _caption(self) -> str:
-        c = self.conventions
-        text = (
-            f"{len(self.queries)} queries; relevance_level={c.get('relevance_level')}, "
-            f"ties={c.get('ties')}, missing={c.get('missing')}"
-        )
-        if self.missing_queries:
-            verb = "skipped" if c.get("missing") == "skip" else "scored 0"
-            text += f"; {len(self.missing_queries)} judged queries absent from the run ({verb})"
-        return text
-
-    def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
-        header = ["query", *self.per_query]
-        body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
-        total = [["all", *(_cell(m, self.summary[m]) for m in self.per_query)]]
-        return header, body, total
-
-    def __str__(self) -> str:
-        header, body, total = self._table()
-        return text_table(header, body, footer=total) + "\n" + self._caption()
-
-    def __repr__(self) -> str:
-        return f"<Evaluation: {len(self.queries)} queries, metrics {list(self.metrics)}>"
-
-    def _repr_html_(self) -> str:
-        header, body, total = self._table()
-        return html_table(
-            header,
-            body,
-            caption=self._caption(),
-            footer=total,
-            css_class="rankmetrics-evaluation",
-            row_headers=True,
-        )
-
-
-def _plain(metric: str, value: Any) -> int | float | str:
-    registered = parse_metric(metric).metric
-    if registered.text is not None:
-        return str(value)
-    return int(value) if registered.count else float(value)
-
-
-def _cell(metric: str, value: Any) -> str:
-    return _shown(parse_metric(metric).metric, value)
-
-
-def _shown(metric: Metric, value: Any) -> str:
-    if metric.text is not None:
-        return str(value)
-    return f"{int(value)}" if metric.count else f"{float(value):.4f}"
-
-
-def _trec_line(name: str, metric: Metric, qid: str, value: Any) -> str:
-    # trec_eval's printf: "%-22s\t%s\t%6.4f" (%ld for counts, the text's own form for text).
-    shown = metric.text.format(value) if metric.text is not None else _shown(metric, value)
-    return f"{name:<22}\t{qid}\t{shown}"
-
 
 def evaluate(
     qrels: Any,
     run: Any,
     metrics: Any,
     *,
-    relevance_level: float = 1,
-    missing: str = "skip",
-    ties: str = "docno_descending",
-    gain: str = "linear",
-    ideal: str = "judged",
-    denominator: str = "all_relevant",
+    relevance_level: float = UNSET,
+    missing: str = UNSET,
+    ties: str = UNSET,
+    gain: str = UNSET,
+    ideal: str = UNSET,
+    denominator: str = UNSET,
     chunk_queries: int | None = None,
-    fractional_grades: str = "error",
-    score_precision: str = "float32",
-    judged_only: bool = False,
-    max_documents: int | None = None,
+    fractional_grades: str = UNSET,
+    score_precision: str = UNSET,
+    judged_only: bool = UNSET,
+    max_documents: int | None = UNSET,
+    like: str | None = None,
+    conventions: Conventions | None = None,
 ) -> Evaluation:
     """Score a run on every judged query, the way trec_eval does unless told otherwise.
 
@@ -640,6 +256,14 @@ def evaluate(
     max_documents : positive int, optional
         Keep only each query's first ``max_documents`` ranked documents
         (trec_eval's ``-M``), before ``judged_only`` drops any. Default: all.
+    like : str, optional
+        A preset (:data:`rankmetrics.trec.conventions.PRESETS`): defaults that
+        reproduce a reference implementation. Arguments given explicitly
+        override it; ``result.conventions.card()`` says which setting came
+        from where.
+    conventions : Conventions, optional
+        Settings built earlier with :meth:`Conventions.resolve`, used as the
+        defaults (explicit arguments still override them).
 
     Returns
     -------
@@ -707,48 +331,48 @@ def evaluate(
     [0.75, 1.0]
     """
     measures = parse_metrics(metrics)
-    level = _check_level(relevance_level)
-    missing = v.check_choice(missing, "missing", MISSING)
-    ties = v.check_choice(ties, "ties", TIES)
-    score_precision = v.check_choice(score_precision, "score_precision", SCORE_PRECISIONS)
-    fractional_grades = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
-    gain = v.check_choice(gain, "gain", GAINS)
-    ideal = v.check_choice(ideal, "ideal", IDEAL_SOURCES)
-    denominator = v.check_choice(denominator, "denominator", AP_DENOMINATORS)
-
-    if not isinstance(judged_only, (bool, np.bool_)):
-        raise ValueError(f"judged_only must be True or False; got {v.show(judged_only)}")
-    if max_documents is not None:
-        max_documents = v.check_k(max_documents, "max_documents")
-    if ties == "average":
-        _check_averaged(measures, denominator, max_documents)
-
-    uses_ndcg = any(m.family == "ndcg" for m in measures)
-    whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and ideal == "listed")
-    deepest = max((m.k for m in measures if m.k is not None), default=1)
-    # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
-    depth = None if whole or ties == "average" else deepest
-    conventions = {
-        "relevance_level": level,
-        "missing": missing,
-        "ties": ties,
-        "score_precision": score_precision,
-        "gain": gain,
-        "ideal": ideal,
-        "denominator": denominator,
-        "fractional_grades": fractional_grades,
-        "judged_only": bool(judged_only),
-        "max_documents": max_documents,
-    }
-    qrels = files.judgements(qrels, fractional_grades)
-    if not qrels:
-        raise ValueError("qrels holds no judgement at all")
+    settings = Conventions.resolve(
+        like,
+        base=conventions,
+        relevance_level=relevance_level,
+        missing=missing,
+        ties=ties,
+        score_precision=score_precision,
+        fractional_grades=fractional_grades,
+        gain=gain,
+        ideal=ideal,
+        denominator=denominator,
+        judged_only=judged_only,
+        max_documents=max_documents,
+    )
     if chunk_queries is not None:
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
+    return evaluate_measures(qrels, run, measures, settings, chunk_queries)
+
+
+def evaluate_measures(
+    qrels: Any,
+    run: Any,
+    measures: list[Measure],
+    conventions: Conventions,
+    chunk_queries: int | None = None,
+) -> Evaluation:
+    """:func:`evaluate` for parsed measures and checked conventions (what compare and the CLI call)."""
+    c = conventions
+    if c.ties == "average":
+        _check_averaged(measures, c.denominator, c.max_documents)
+    uses_ndcg = any(m.family == "ndcg" for m in measures)
+    whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and c.ideal == "listed")
+    deepest = max((m.k for m in measures if m.k is not None), default=1)
+    # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
+    depth = None if whole or c.ties == "average" else deepest
+    qrels = files.judgements(qrels, c.fractional_grades)
+    if not qrels:
+        raise ValueError("qrels holds no judgement at all")
 
     def score(groups: files.Records) -> dict[str, np.ndarray]:
-        ranked = ranking.rank(groups, qrels, depth, ties, score_precision, bool(judged_only), max_documents)
-        return _score(ranked, measures, level, gain, ideal, denominator)
+        ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
+        return _score(ranked, measures, c.relevance_level, c.gain, c.ideal, c.denominator)
 
     queries: list[str] = []
     parts: list[dict[str, np.ndarray]] = []
@@ -764,7 +388,7 @@ def evaluate(
             queries.extend(groups.qids)
             parts.append(score(groups))
     absent = sorted(qid for qid in qrels if qid not in in_run)
-    if absent and missing == "zero":
+    if absent and c.missing == "zero":
         queries.extend(absent)
         parts.append(score(files.Records.empty(absent)))
     if not queries:
@@ -772,7 +396,7 @@ def evaluate(
             "no query is both judged and in the run: the qrels judge "
             f"{_list(sorted(qrels))}; the run has {_list(sorted(in_run)) or 'none'}"
         )
-    if absent and missing == "skip":
+    if absent and c.missing == "skip":
         warnings.warn(
             f"{len(absent)} judged quer{'y is' if len(absent) == 1 else 'ies are'} "
             f"absent from the run and skipped: {_list(absent)}. "
@@ -794,7 +418,7 @@ def evaluate(
         summary,
         tuple(absent),
         tuple(sorted(unjudged)),
-        conventions,
+        c,
     )
 
 
@@ -814,12 +438,6 @@ def _check_averaged(measures: list[Measure], denominator: str, max_documents: in
         )
     if max_documents is not None:
         raise ValueError("ties='average' does not go with max_documents: the cut could split a tie group")
-
-
-def _check_level(level: Any) -> float:
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
-        raise ValueError(f"relevance_level must be a finite number; got {v.show(level)}")
-    return int(level) if float(level).is_integer() else float(level)
 
 
 def _list(ids: Sequence[str], shown: int = 10) -> str:

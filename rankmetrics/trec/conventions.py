@@ -1,0 +1,234 @@
+"""The conventions of an evaluation over many queries, validated once, in one object.
+
+:func:`rankmetrics.evaluate`, :func:`rankmetrics.compare` and the command line
+take the same settings: what counts as relevant, how tied scores are ordered,
+what happens to judged queries missing from the run, nDCG's gain and ideal,
+AP's denominator, how scores are compared, how fractional grades are read,
+and trec_eval's ``-J`` and ``-M``. :class:`Conventions` holds them, checks
+each one in a single place, and says where each value came from: the
+package's default, a named *preset* (a set of defaults that reproduces a
+reference implementation), or an argument given explicitly, which always wins.
+
+>>> c = Conventions.resolve(ties="input_order")
+>>> c["ties"], c.source("ties"), c.source("gain")
+('input_order', 'argument', 'default')
+>>> print(c.card())
+setting            value         from
+-----------------  ------------  --------
+relevance_level    1             default
+missing            skip          default
+ties               input_order   argument
+score_precision    float32       default
+gain               linear        default
+ideal              judged        default
+denominator        all_relevant  default
+fractional_grades  error         default
+judged_only        False         default
+max_documents      None (all)    default
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
+from ..tables import text_table
+from .files import FRACTIONAL_GRADES
+
+TIES = ("docno_descending", "input_order", "average")
+SCORE_PRECISIONS = ("float32", "float64")
+MISSING = ("skip", "zero")
+
+
+class _Unset:
+    """The value of a setting that the caller did not give (so a preset or the default decides)."""
+
+    def __repr__(self) -> str:
+        return "<default>"
+
+    def __reduce__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Defaults that reproduce one reference implementation; explicit arguments override them."""
+
+    name: str
+    description: str
+    settings: Mapping[str, Any]
+
+
+PRESETS: dict[str, Preset] = {}
+
+
+def register_preset(preset: Preset) -> Preset:
+    """Add a preset; every setting it names must be a field of :class:`Conventions`."""
+    known = {f.name for f in fields(Conventions) if f.init and not f.name.startswith("_")}
+    unknown = sorted(set(preset.settings) - known)
+    if unknown:
+        raise ValueError(f"preset {preset.name!r} sets unknown conventions {unknown}")
+    if preset.name in PRESETS:
+        raise ValueError(f"preset {preset.name!r} is registered twice")
+    Conventions.resolve(**preset.settings)  # every value must be valid
+    PRESETS[preset.name] = preset
+    return preset
+
+
+@dataclass(frozen=True, eq=False)  # equality as a mapping of the settings
+class Conventions(Mapping):
+    """Every convention of an evaluation over many queries, checked once.
+
+    Reads like a dict of the settings (``c["ties"]``, ``dict(c)``); build one
+    with :meth:`resolve`, which applies the default, then a preset, then the
+    explicit arguments, and remembers which of the three gave each value.
+
+    Attributes
+    ----------
+    relevance_level : number, default 1
+        A document is relevant for the binary metrics when its grade is at
+        least this (trec_eval's ``-l``).
+    missing : {"skip", "zero"}, default "skip"
+        Judged queries absent from the run: skipped with a warning, or scored
+        0 (trec_eval's ``-c``).
+    ties : {"docno_descending", "input_order", "average"}, default "docno_descending"
+        How documents with equal scores are ordered (trec_eval: docno,
+        descending), or averaged over every order.
+    score_precision : {"float32", "float64"}, default "float32"
+        How precisely scores are compared when ranking.
+    gain : {"linear", "exponential", "binary"}, default "linear"
+        nDCG's gain.
+    ideal : {"judged", "listed"}, default "judged"
+        nDCG's ideal ranking: every judged document, or the retrieved ones.
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}, default "all_relevant"
+        What AP divides by.
+    fractional_grades : {"error", "truncate", "keep"}, default "error"
+        What a judgement such as 0.5 does.
+    judged_only : bool, default False
+        Score only judged documents (trec_eval's ``-J``).
+    max_documents : positive int or None, default None
+        Keep only each query's first documents (trec_eval's ``-M``).
+    preset : str or None
+        The preset that supplied defaults, if any.
+    """
+
+    relevance_level: float = 1
+    missing: str = "skip"
+    ties: str = "docno_descending"
+    score_precision: str = "float32"
+    gain: str = "linear"
+    ideal: str = "judged"
+    denominator: str = "all_relevant"
+    fractional_grades: str = "error"
+    judged_only: bool = False
+    max_documents: int | None = None
+    preset: str | None = None
+    _sources: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__  # frozen: normalise the checked values in place
+        set_(self, "relevance_level", check_level(self.relevance_level))
+        set_(self, "missing", v.check_choice(self.missing, "missing", MISSING))
+        set_(self, "ties", v.check_choice(self.ties, "ties", TIES))
+        set_(
+            self,
+            "score_precision",
+            v.check_choice(self.score_precision, "score_precision", SCORE_PRECISIONS),
+        )
+        set_(
+            self,
+            "fractional_grades",
+            v.check_choice(self.fractional_grades, "fractional_grades", FRACTIONAL_GRADES),
+        )
+        set_(self, "gain", v.check_choice(self.gain, "gain", GAINS))
+        set_(self, "ideal", v.check_choice(self.ideal, "ideal", IDEAL_SOURCES))
+        set_(self, "denominator", v.check_choice(self.denominator, "denominator", AP_DENOMINATORS))
+        if not isinstance(self.judged_only, (bool, np.bool_)):
+            raise ValueError(f"judged_only must be True or False; got {v.show(self.judged_only)}")
+        set_(self, "judged_only", bool(self.judged_only))
+        if self.max_documents is not None:
+            set_(self, "max_documents", v.check_k(self.max_documents, "max_documents"))
+
+    @classmethod
+    def resolve(
+        cls, preset: str | None = None, *, base: Conventions | None = None, **arguments: Any
+    ) -> Conventions:
+        """The default, overridden by ``preset``'s settings, overridden by the given arguments.
+
+        ``base``, an earlier :class:`Conventions`, stands in for the default
+        and the preset (its sources are kept). An argument whose value is
+        :data:`UNSET` counts as not given.
+        """
+        names = _setting_names()
+        unknown = sorted(set(arguments) - set(names))
+        if unknown:
+            raise ValueError(f"unknown convention {unknown[0]!r}; the conventions are {', '.join(names)}")
+        given = {key: value for key, value in arguments.items() if value is not UNSET}
+        if base is not None:
+            if not isinstance(base, Conventions):
+                raise ValueError(f"conventions must be a Conventions object or None; got {v.show(base)}")
+            if preset is not None:
+                raise ValueError("give like= or conventions=, not both: conventions already has its preset")
+            chosen, preset = dict(base), base.preset
+            earlier = dict(base._sources)
+        else:
+            chosen = {}
+            if preset is not None:
+                if not isinstance(preset, str) or preset not in PRESETS:
+                    offered = ", ".join(map(repr, PRESETS)) or "none"
+                    raise ValueError(f"like must be one of {offered}; got {v.show(preset)}")
+                chosen = dict(PRESETS[preset].settings)
+            earlier = {name: f"preset {preset}" for name in chosen}
+        sources = tuple(
+            (name, "argument" if name in given else earlier.get(name, "default")) for name in names
+        )
+        return cls(**{**chosen, **given}, preset=preset, _sources=sources)
+
+    def source(self, name: str) -> str:
+        """Where a setting's value came from: ``"default"``, ``"preset NAME"`` or ``"argument"``."""
+        if name not in _setting_names():
+            raise ValueError(f"unknown convention {name!r}; the conventions are {', '.join(self)}")
+        return dict(self._sources).get(name, "argument")
+
+    def card(self) -> str:
+        """A text table of every setting, its value and where it came from."""
+        rows = [[name, _shown(name, self[name]), self.source(name)] for name in self]
+        return text_table(["setting", "value", "from"], rows, ["left", "left", "left"])
+
+    # Mapping: the settings by name (preset and sources are not settings).
+    def __getitem__(self, name: str) -> Any:
+        if name not in _setting_names():
+            raise KeyError(name)
+        return getattr(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_setting_names())
+
+    def __len__(self) -> int:
+        return len(_setting_names())
+
+
+def _setting_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(Conventions) if f.name not in ("preset", "_sources"))
+
+
+def _shown(name: str, value: Any) -> str:
+    if name == "max_documents" and value is None:
+        return "None (all)"
+    return str(value)
+
+
+def check_level(level: Any) -> float:
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
+        raise ValueError(f"relevance_level must be a finite number; got {v.show(level)}")
+    return int(level) if float(level).is_integer() else float(level)

@@ -1,0 +1,263 @@
+"""Metric names over many queries: the package's, trec_eval's and ir_measures', read from the registry.
+
+:func:`parse_metric` turns a name as a person writes it (``ndcg@10``), as
+trec_eval prints it or takes it with ``-m`` (``ndcg_cut_10``, ``P.5``,
+``iprec_at_recall_0.10``, ``ndcg.1=3,2=9``) or as ir_measures writes it
+(``nDCG@10``, ``P(rel=2)@5``, ``RBP(p=0.8)``) into a :class:`Measure`: the
+registered metric, its cutoff and parameter. Every name comes from the
+registrations (:mod:`rankmetrics.registry`); nothing here lists metrics.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import _validation as v
+from ..registry import METRICS, Metric
+from .conventions import check_level
+
+_CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
+_PARAMETER_FORMS = {"level": "_0.10", "numbers": "_a,b,...", "gains": "_level=gain,..."}
+
+
+def _evaluated() -> list[Metric]:
+    return [m for m in METRICS.values() if m.evaluate is not None]
+
+
+def known_metrics() -> str:
+    """The names :func:`evaluate` accepts, for messages and documentation."""
+    human, trec = [], []
+    for m in _evaluated():
+        for name in m.names:
+            human.append(f"{name}@k" if m.cutoff == "required" else name)
+            if m.cutoff == "optional":
+                human.append(f"{name}@k")
+        if m.trec_name:
+            trec.append(m.trec_name + (_PARAMETER_FORMS["level"] if m.parameter == "level" else ""))
+            if m.parameter in ("numbers", "gains"):
+                trec.append(m.trec_name + _PARAMETER_FORMS[m.parameter])
+        if m.trec_cutoff_name:
+            trec.append(f"{m.trec_cutoff_name}_k")
+    return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One requested metric: the name as written, the registered metric, its cutoff and parameter.
+
+    ``parameter`` is trec_eval's parameter of the measure, when one was
+    written (see :attr:`rankmetrics.registry.Metric.parameter`): a number,
+    a tuple of numbers, or a tuple of ``(level, gain)`` pairs.
+    ``relevance_level`` and ``gain`` override evaluate's conventions for this
+    measure only, as ir_measures' ``P(rel=2)@5`` and ``nDCG(dcg=exp-log2)`` say.
+    """
+
+    name: str
+    metric: Metric
+    k: int | None
+    parameter: Any = None
+    relevance_level: float | None = None
+    gain: str | None = None
+
+    @property
+    def family(self) -> str:
+        return self.metric.name
+
+    @property
+    def needs_whole_list(self) -> bool:
+        # Without a cutoff a metric reads the whole ranked list, unless it comes from counts.
+        return self.k is None and self.metric.reads_ranking
+
+
+def _parse_parameter(kind: str, text: str) -> Any:
+    """trec_eval's parameter text of one kind, parsed; None when it is not of that form."""
+    if kind == "cutoff":
+        return int(text) if _CUTOFF.fullmatch(text) else None
+    if kind == "level":
+        return float(text) if _NUMBER.fullmatch(text) else None
+    parts = text.split(",")
+    if kind == "numbers":
+        return tuple(float(p) for p in parts) if all(_NUMBER.fullmatch(p) for p in parts) else None
+    pairs = [p.partition("=") for p in parts]  # "gains": level=gain, ...
+    if all(key and sep and _NUMBER.fullmatch(value) for key, sep, value in pairs):
+        return tuple((key.strip(), float(value)) for key, _, value in pairs)
+    return None
+
+
+def _cutoff(name: str, cut: str, example: str | None = None) -> int:
+    """A cutoff written in a metric name: ASCII digits, at least 1 (the one check for every form)."""
+    if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
+        hint = f", as in {example}" if example else ""
+        raise ValueError(f"the cutoff in {name!r} must be a positive integer{hint}")
+    return int(cut)
+
+
+def _parameterised(metrics: list[Metric]) -> list[tuple[str, Metric, str]]:
+    """(trec_eval name, metric, kind of what follows it), the longest names first."""
+    forms = [(m.trec_cutoff_name, m, "cutoff") for m in metrics if m.trec_cutoff_name]
+    forms += [(m.trec_name, m, m.parameter) for m in metrics if m.trec_name and m.parameter]
+    return sorted(forms, key=lambda form: -len(form[0]))
+
+
+def parse_metric(name: Any) -> Measure:
+    """Read a metric name, human (``ndcg@10``) or trec_eval's (``ndcg_cut_10``), from the registry.
+
+    trec_eval's names are accepted as trec_eval prints them (``P_5``,
+    ``iprec_at_recall_0.10``, ``ndcg_1=3,2=9``, ``rbp_p=0.95``) and as its
+    ``-m`` option takes them (``P.5``, ``iprec_at_recall.0.10``,
+    ``ndcg.1=3,2=9``, ``rbp.p=0.95``), one measure per name. ir_measures'
+    names are accepted as ir_measures writes them (see :func:`evaluate`).
+
+    Examples
+    --------
+    >>> parse_metric("ndcg@10")
+    Measure(name='ndcg@10', metric=ndcg, k=10, parameter=None, relevance_level=None, gain=None)
+    >>> parse_metric("P_5").metric, parse_metric("P_5").k
+    (precision, 5)
+    >>> parse_metric("Rprec").metric
+    r_precision
+    >>> parse_metric("P(rel=2)@5")
+    Measure(name='P(rel=2)@5', metric=precision, k=5, parameter=None, relevance_level=2, gain=None)
+    >>> parse_metric("iprec_at_recall_0.10").parameter
+    0.1
+    >>> parse_metric("ndcg.1=3,2=9").parameter
+    (('1', 3.0), ('2', 9.0))
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a metric name must be a non-empty string; got {v.show(name)}")
+    return _parse_name(name)
+
+
+@functools.lru_cache(maxsize=4096)  # names are read again for every value shown
+def _parse_name(name: str) -> Measure:
+    text = name.strip()
+    lower = text.lower()
+    metrics = _evaluated()
+    written = _IR_FORM.fullmatch(text)
+    if written is None and "(" in text:
+        raise ValueError(f"{name!r} is not of the form Name(key=value,...)@k, as in P(rel=2)@5")
+    # ir_measures' spelling, exactly (nDCG, P, RBP, ...), is read with ir_measures' meaning first:
+    # "RBP" is ir_measures' (p = 0.8), "rbp" trec_eval's (p = 0.9).
+    by_ir_name = next((m for m in metrics if written and m.ir_name == written["name"]), None)
+    if by_ir_name is not None:
+        return _ir_measure(text, by_ir_name, written["parameters"], written["cutoff"])
+    if written is not None and written["parameters"] is not None:
+        known = ", ".join(m.ir_name for m in metrics if m.ir_name)
+        raise ValueError(f"unknown ir_measures name in {name!r}; known: {known}")
+    if "@" in lower:
+        base, _, cut = lower.partition("@")
+        metric = next((m for m in metrics if base in m.names), None)
+        if metric is None or metric.cutoff == "none":
+            raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+        return Measure(text, metric, _cutoff(name, cut, f"{base}@10"))
+    metric = next((m for m in metrics if (m.trec_name or "").lower() == lower), None)
+    metric = metric or next((m for m in metrics if lower in m.names), None)
+    if metric is not None:
+        if metric.cutoff == "required":
+            example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
+            raise ValueError(
+                f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})"
+            )
+        if metric.parameter == "level":
+            raise ValueError(f"{name!r} needs a level, as trec_eval prints it: e.g. {metric.trec_name}_0.10")
+        return Measure(text, metric, None)
+    forms = _parameterised(metrics)
+    base, dot, rest = text.partition(".")  # trec_eval's -m form: name.parameters
+    for prefix, metric, kind in forms if dot else ():
+        if base.lower() == prefix.lower():
+            value = _parse_parameter(kind, rest)
+            if value is None:
+                raise ValueError(f"{name!r}: {rest!r} is not a parameter of {prefix} ({_form(kind)})")
+            return _measure(text, metric, kind, value)
+    for prefix, metric, kind in forms:  # as trec_eval prints it: name_parameters
+        if lower.startswith(prefix.lower() + "_"):
+            value = _parse_parameter(kind, text[len(prefix) + 1 :])
+            if value is not None:
+                return _measure(text, metric, kind, value)
+    raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+
+
+_IR_FORM = re.compile(
+    r"(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\((?P<parameters>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?"
+)
+_IR_GAINS = {"log2": "linear", "exp-log2": "exponential"}  # ir_measures' nDCG dcg= choices
+
+
+def _ir_measure(text: str, metric: Metric, parameters: str | None, cut: str | None) -> Measure:
+    """An ir_measures name (``P(rel=2)@5``, ``RBP(p=0.8)``, ``nDCG@10``) as a :class:`Measure`."""
+    k = None
+    if cut is not None:
+        if metric.cutoff == "none":
+            raise ValueError(f"{text!r}: {metric.ir_name} takes no cutoff")
+        k = _cutoff(text, cut, f"{metric.ir_name}@10")
+    elif metric.cutoff == "required":
+        raise ValueError(f"{text!r} needs a cutoff: write {metric.ir_name}@10")
+    allowed = dict(metric.ir_parameters)
+    given: dict[str, str] = {}
+    for part in parameters.split(",") if parameters and parameters.strip() else ():
+        key, sep, value = (p.strip() for p in part.partition("="))
+        if not sep or key not in allowed:
+            offered = ", ".join(f"{a}=" for a in allowed) or "none"
+            raise ValueError(
+                f"{text!r}: {key!r} is not a parameter of {metric.ir_name} here (supported: {offered})"
+            )
+        if key in given:
+            raise ValueError(f"{text!r} gives {key} twice")
+        given[key] = value
+    values = {key: default for key, default in allowed.items() if default is not None}
+    values.update(given)
+    level = gain = parameter = None
+    for key, value in values.items():
+        if key == "rel":
+            if not _NUMBER.fullmatch(str(value)) or float(value) <= 0:
+                raise ValueError(
+                    f"{text!r}: rel must be a positive number (a relevance level); got {value!r}"
+                )
+            level = check_level(float(value))
+        elif key == "p":
+            p = float(value) if _NUMBER.fullmatch(str(value)) else -1.0
+            if not 0.0 < p < 1.0:
+                raise ValueError(f"{text!r}: p must be a persistence between 0 and 1; got {value!r}")
+            parameter = (("p", p),)
+        elif key == "dcg":
+            if value not in _IR_GAINS:
+                raise ValueError(f"{text!r}: dcg must be one of {sorted(_IR_GAINS)}; got {value!r}")
+            gain = _IR_GAINS[value]
+    return Measure(text, metric, k, parameter, level, gain)
+
+
+def _form(kind: str) -> str:
+    return {
+        "cutoff": "a positive integer",
+        "level": "a number",
+        "numbers": "numbers a,b,...",
+        "gains": "pairs level=gain,...",
+    }[kind]
+
+
+def _measure(text: str, metric: Metric, kind: str, value: Any) -> Measure:
+    if kind == "cutoff":
+        return Measure(text, metric, _cutoff(text, str(value)))
+    return Measure(text, metric, None, value)
+
+
+def parse_metrics(metrics: Any) -> list[Measure]:
+    """A list of :class:`Measure` from one name or a sequence of names; no name twice."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, Sequence) or isinstance(metrics, bytes) or not metrics:
+        raise ValueError(
+            f"metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
+            f"got {v.show(metrics)}"
+        )
+    measures = [parse_metric(name) for name in metrics]
+    names = [m.name for m in measures]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"metrics lists {name!r} twice")
+    return measures
