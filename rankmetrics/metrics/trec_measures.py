@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .._arrays import pad_right, safe_divide
 from ..registry import Columns, Metric, register
 from .conventions import RBP_PERSISTENCE, discounts, gain_map, trec_gains
 from .ties import tie_mean
@@ -53,24 +54,10 @@ def _per_query(x: Any) -> np.ndarray:
     return np.atleast_1d(np.asarray(x, dtype=float))
 
 
-def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator, 0 where the denominator is 0 (trec_eval's rule)."""
-    numerator, denominator = np.broadcast_arrays(np.asarray(numerator, float), np.asarray(denominator, float))
-    out = np.zeros(numerator.shape)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out
-
-
 def _above(mask: np.ndarray) -> np.ndarray:
     """How many ranks strictly above each rank have the mask set."""
     counts = np.cumsum(mask, axis=1)
     return counts - mask
-
-
-def _pad(values: np.ndarray, width: int) -> np.ndarray:
-    if values.shape[1] >= width:
-        return values
-    return np.pad(values, ((0, 0), (0, width - values.shape[1])))
 
 
 def _lround(x: np.ndarray) -> np.ndarray:
@@ -141,8 +128,8 @@ def bpref(relevant: Any, nonrelevant: Any, n_relevant: Any, n_nonrelevant: Any) 
     total_nonrelevant = _per_query(n_nonrelevant)[:, None]
     # At a relevant rank the document itself is not non-relevant: the count is of those above.
     above = np.cumsum(non, axis=1)
-    share = _divide(np.minimum(above, total_relevant), np.minimum(total_nonrelevant, total_relevant))
-    return _divide(np.where(rel, 1.0 - share, 0.0).sum(axis=1), total_relevant[:, 0])
+    share = safe_divide(np.minimum(above, total_relevant), np.minimum(total_nonrelevant, total_relevant))
+    return safe_divide(np.where(rel, 1.0 - share, 0.0).sum(axis=1), total_relevant[:, 0])
 
 
 def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant: Any) -> np.ndarray:
@@ -192,7 +179,7 @@ def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant:
         sampled = (rel_above + _INFAP_EPSILON) / (rel_above + non_above + 2 * _INFAP_EPSILON)
         expected = 1.0 / (k + 1.0) + (k / (k + 1.0)) * pooled * sampled
     expected[:, 0] = 1.0
-    return _divide(np.where(rel, expected, 0.0).sum(axis=1), _per_query(n_relevant))
+    return safe_divide(np.where(rel, expected, 0.0).sum(axis=1), _per_query(n_relevant))
 
 
 # ---------------------------------------------------------------- interpolated precision
@@ -319,7 +306,7 @@ def r_precision_multiple(relevant: Any, n_relevant: Any, multiple: float) -> np.
     found = np.cumsum(rel, axis=1)
     column = (np.clip(depth, 1, rel.shape[1]) - 1).astype(np.int64)
     hits = np.where(depth >= 1, found[np.arange(rel.shape[0]), column], 0.0)
-    return _divide(hits, depth)
+    return safe_divide(hits, depth)
 
 
 def relative_precision(relevant: Any, n_relevant: Any, k: int) -> np.ndarray:
@@ -352,7 +339,7 @@ def relative_precision(relevant: Any, n_relevant: Any, k: int) -> np.ndarray:
     rel = _rows(relevant, bool)
     hits = np.count_nonzero(rel[:, :k], axis=1)
     total = _per_query(n_relevant)
-    return _divide(hits, np.minimum(float(k), total))
+    return safe_divide(hits, np.minimum(float(k), total))
 
 
 # ---------------------------------------------------------------- the retrieved set
@@ -372,7 +359,7 @@ def set_precision(n_relevant_retrieved: Any, n_retrieved: Any) -> np.ndarray:
     >>> set_precision([3, 0], [4, 0])
     array([0.75, 0.  ])
     """
-    return _divide(_per_query(n_relevant_retrieved), _per_query(n_retrieved))
+    return safe_divide(_per_query(n_relevant_retrieved), _per_query(n_retrieved))
 
 
 def set_recall(n_relevant_retrieved: Any, n_relevant: Any) -> np.ndarray:
@@ -387,7 +374,7 @@ def set_recall(n_relevant_retrieved: Any, n_relevant: Any) -> np.ndarray:
     >>> set_recall([3], [4])
     array([0.75])
     """
-    return _divide(_per_query(n_relevant_retrieved), _per_query(n_relevant))
+    return safe_divide(_per_query(n_relevant_retrieved), _per_query(n_relevant))
 
 
 def set_map(n_relevant_retrieved: Any, n_retrieved: Any, n_relevant: Any) -> np.ndarray:
@@ -406,7 +393,7 @@ def set_map(n_relevant_retrieved: Any, n_retrieved: Any, n_relevant: Any) -> np.
     array([0.375])
     """
     found = _per_query(n_relevant_retrieved)
-    return _divide(found * found, _per_query(n_retrieved) * _per_query(n_relevant))
+    return safe_divide(found * found, _per_query(n_retrieved) * _per_query(n_relevant))
 
 
 def set_relative_precision(n_relevant_retrieved: Any, n_retrieved: Any, n_relevant: Any) -> np.ndarray:
@@ -421,7 +408,7 @@ def set_relative_precision(n_relevant_retrieved: Any, n_retrieved: Any, n_releva
     >>> set_relative_precision([3], [10], [4])
     array([0.75])
     """
-    return _divide(
+    return safe_divide(
         _per_query(n_relevant_retrieved), np.minimum(_per_query(n_retrieved), _per_query(n_relevant))
     )
 
@@ -445,9 +432,9 @@ def set_f(n_relevant_retrieved: Any, n_retrieved: Any, n_relevant: Any, beta: fl
     array([0.6])
     """
     found = _per_query(n_relevant_retrieved)
-    precision = _divide(found, _per_query(n_retrieved))
-    recall = _divide(found, _per_query(n_relevant))
-    value = _divide((beta + 1.0) * precision * recall, beta * precision + recall)
+    precision = safe_divide(found, _per_query(n_retrieved))
+    recall = safe_divide(found, _per_query(n_relevant))
+    value = safe_divide((beta + 1.0) * precision * recall, beta * precision + recall)
     return np.where(found > 0, value, 0.0)
 
 
@@ -514,7 +501,7 @@ def binary_g(relevant: Any, n_relevant: Any) -> np.ndarray:
     ranks_above = np.arange(rel.shape[1], dtype=float)[None, :]
     nonrelevant_above = ranks_above - _above(rel)
     terms = np.where(rel, 1.0 / np.log2(2.0 + nonrelevant_above), 0.0)
-    return _divide(terms.sum(axis=1), np.where(rel.any(axis=1), _per_query(n_relevant), 0.0))
+    return safe_divide(terms.sum(axis=1), np.where(rel.any(axis=1), _per_query(n_relevant), 0.0))
 
 
 def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
@@ -542,19 +529,21 @@ def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
     array([0.877])
     """
     gained, best = _rows(gains), _rows(ideal)
-    best_here = _pad(best, gained.shape[1])[:, : gained.shape[1]]
+    best_here = pad_right(best, gained.shape[1])[:, : gained.shape[1]]
     cost = np.cumsum(np.maximum(best_here, 1.0), axis=1)
     so_far = np.cumsum(gained, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(gained != 0, gained / np.log2(2.0 + cost - so_far), 0.0)
-    return _divide(terms.sum(axis=1), best.sum(axis=1))
+    return safe_divide(terms.sum(axis=1), best.sum(axis=1))
 
 
 def _dcg_curves(gains: np.ndarray, ideal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """DCG of the run and of the ideal at every rank, over as many ranks as the longer has."""
     width = max(gains.shape[1], ideal.shape[1])
     discount = discounts(width)
-    return np.cumsum(_pad(gains, width) / discount, axis=1), np.cumsum(_pad(ideal, width) / discount, axis=1)
+    return np.cumsum(pad_right(gains, width) / discount, axis=1), np.cumsum(
+        pad_right(ideal, width) / discount, axis=1
+    )
 
 
 def ndcg_over_relevant(gains: Any, ideal: Any) -> np.ndarray:
@@ -582,11 +571,11 @@ def ndcg_over_relevant(gains: Any, ideal: Any) -> np.ndarray:
     """
     gained, best = _rows(gains), _rows(ideal)
     dcg, ideal_dcg = _dcg_curves(gained, best)
-    positive = _pad(gained, dcg.shape[1]) > 0
-    at_relevant = np.where(positive, _divide(dcg, ideal_dcg), 0.0).sum(axis=1)
+    positive = pad_right(gained, dcg.shape[1]) > 0
+    at_relevant = np.where(positive, safe_divide(dcg, ideal_dcg), 0.0).sum(axis=1)
     unretrieved = np.count_nonzero(best > 0, axis=1) - np.count_nonzero(positive, axis=1)
-    total = at_relevant + unretrieved * _divide(dcg[:, -1], ideal_dcg[:, -1])
-    return np.where(total > 0, _divide(total, np.count_nonzero(best > 0, axis=1)), 0.0)
+    total = at_relevant + unretrieved * safe_divide(dcg[:, -1], ideal_dcg[:, -1])
+    return np.where(total > 0, safe_divide(total, np.count_nonzero(best > 0, axis=1)), 0.0)
 
 
 def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) -> np.ndarray:
@@ -618,15 +607,15 @@ def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) 
     """
     gained, best = _rows(gains), _rows(ideal)
     dcg, ideal_dcg = _dcg_curves(gained, best)
-    best = _pad(best, dcg.shape[1])
+    best = pad_right(best, dcg.shape[1])
     following = np.concatenate([best[:, 1:], np.zeros((best.shape[0], 1))], axis=1)
     step = (best > 0) & (following != best)
-    points = np.where(step, _divide(dcg, ideal_dcg), 0.0).sum(axis=1)
+    points = np.where(step, safe_divide(dcg, ideal_dcg), 0.0).sum(axis=1)
     count = np.count_nonzero(step, axis=1)
     beyond = _per_query(n_retrieved) >= np.count_nonzero(best > 0, axis=1) + 2
-    points = points + np.where(beyond, _divide(dcg[:, -1], ideal_dcg[:, -1]), 0.0)
+    points = points + np.where(beyond, safe_divide(dcg[:, -1], ideal_dcg[:, -1]), 0.0)
     count = count + beyond
-    return np.where(_per_query(n_relevant) > 0, _divide(points, count), 0.0)
+    return np.where(_per_query(n_relevant) > 0, safe_divide(points, count), 0.0)
 
 
 def rank_biased_precision(gains: Any, persistence: float = RBP_PERSISTENCE) -> np.ndarray:
@@ -734,7 +723,7 @@ def judged_fraction(in_qrels: Any, n_retrieved: Any, k: int | None = None) -> np
     found = _rows(in_qrels)
     depth = found.shape[1] if k is None else k
     shown = np.minimum(_per_query(n_retrieved), depth).astype(float)
-    return _divide(found[:, :depth].sum(axis=1), shown)
+    return safe_divide(found[:, :depth].sum(axis=1), shown)
 
 
 def relevance_string(
@@ -806,7 +795,7 @@ def _rbp_gains(c: Columns, gains: dict[int, float]) -> np.ndarray:
     lowest = min(0.0, float(mapped.min(initial=0.0)))
     run, _ = trec_gain_arrays(c, gains)
     rescale = ((lowest < 0) | (highest > 1))[:, None]
-    rescaled = _divide(run - lowest, (highest - lowest)[:, None])
+    rescaled = safe_divide(run - lowest, (highest - lowest)[:, None])
     return np.where(c.judged, np.where(rescale, rescaled, run), 0.0)
 
 
