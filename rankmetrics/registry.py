@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,35 @@ class Columns:
     # 0-based; None when ties are broken. A metric then reports its expected value.
     tie_start: np.ndarray | None = None  # (n, width)
     tie_end: np.ndarray | None = None  # (n, width)
+
+    # trec_eval's four kinds of ranked document, derived once per group of queries and
+    # shared by every measure that asks (form_res_rels.c). They need judged, pooled and
+    # retrieved, which only rankmetrics.evaluate fills in.
+
+    @cached_property
+    def relevant(self) -> np.ndarray:
+        """(n, width) True where the document is relevant (grade >= relevance_level)."""
+        return self.binary > 0
+
+    @cached_property
+    def nonrelevant(self) -> np.ndarray:
+        """(n, width) True where the document is judged non-relevant (0 <= grade < relevance_level)."""
+        return self.judged & (self.binary == 0)
+
+    @cached_property
+    def unjudged(self) -> np.ndarray:
+        """(n, width) True where a retrieved document has no grade >= 0 (not in the qrels, or a negative grade)."""
+        return self.retrieved & ~self.judged
+
+    @cached_property
+    def pool_unjudged(self) -> np.ndarray:
+        """(n, width) True where the document is in the qrels with a negative grade (in the pool, unjudged)."""
+        return self.pooled & ~self.judged
+
+    @cached_property
+    def n_relevant_retrieved(self) -> np.ndarray:
+        """(n,) relevant documents retrieved per query."""
+        return self.binary.sum(axis=1)
 
 
 @dataclass(frozen=True)

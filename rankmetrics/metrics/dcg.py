@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .._arrays import pad_right, safe_divide
 from ..registry import Columns, Metric, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
@@ -219,20 +220,12 @@ def _ndcg_rows(
     largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
     shift = gain_shift(largest, gain)
     if ties is None:
-        actual = _dcg_rows(_pad_columns(top, width), gain, shift)
+        actual = _dcg_rows(pad_right(top, width), gain, shift)
     else:
         expected = tie_mean(gain_values(grades, gain, shift), *ties)[:, : top.shape[1]]
-        actual = (_pad_columns(expected, width) / discounts(width)).sum(axis=1)
-    best_dcg = _dcg_rows(_pad_columns(best, width), gain, shift)
-    out = np.zeros_like(actual)
-    np.divide(actual, best_dcg, out=out, where=best_dcg > 0)
-    return out
-
-
-def _pad_columns(grades: np.ndarray, width: int) -> np.ndarray:
-    if grades.shape[1] == width:
-        return grades
-    return np.pad(grades, ((0, 0), (0, width - grades.shape[1])))
+        actual = (pad_right(expected, width) / discounts(width)).sum(axis=1)
+    best_dcg = _dcg_rows(pad_right(best, width), gain, shift)
+    return safe_divide(actual, best_dcg, positive=True)
 
 
 # ---------------------------------------------------------------- registration
@@ -255,11 +248,9 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
         run = tie_mean(run, *ties)
     width = max(run.shape[1], ideal.shape[1])
     discount = discounts(width)
-    actual = (_pad_columns(run, width) / discount).sum(axis=1)
-    best = (_pad_columns(ideal, width) / discount).sum(axis=1)
-    out = np.zeros_like(actual)
-    np.divide(actual, best, out=out, where=best > 0)
-    return out
+    actual = (pad_right(run, width) / discount).sum(axis=1)
+    best = (pad_right(ideal, width) / discount).sum(axis=1)
+    return safe_divide(actual, best, positive=True)
 
 
 register(

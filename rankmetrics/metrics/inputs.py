@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .._arrays import pad_right
 from .conventions import IDEAL_SOURCES, is_relevant
 
 
@@ -96,15 +97,8 @@ def prepare(
         present = np.count_nonzero(is_relevant(grades), axis=1).astype(float)
         counts = v.check_n_relevant(n_relevant, present)
     # Default ideal: the listed grades themselves (no copy; ndcg only reads them).
-    ideals = grades if ideal is None else _pad(_check_ideal(ideal, grades, single))
+    ideals = grades if ideal is None else pad_right(_check_ideal(ideal, grades, single))
     return Queries(grades, counts, ideals, single)
-
-
-def _pad(rows: list[np.ndarray]) -> np.ndarray:
-    out = np.zeros((len(rows), max(row.size for row in rows)))
-    for i, row in enumerate(rows):
-        out[i, : row.size] = row
-    return out
 
 
 def _check_ideal(ideal: Any, grades: np.ndarray, single: bool) -> list[np.ndarray]:

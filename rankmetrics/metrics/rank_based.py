@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .._arrays import safe_divide
 from ..registry import Columns, Metric, register
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
@@ -99,9 +100,7 @@ def mean_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | 
     ranks = np.arange(1, top.shape[1] + 1, dtype=float)
     count = hits.sum(axis=1)
     total = (hits * ranks).sum(axis=1)
-    mean = np.full(count.shape, np.nan)
-    np.divide(total, count, out=mean, where=count > 0)
-    return queries.finish(mean)
+    return queries.finish(safe_divide(total, count, np.nan, positive=True))
 
 
 def average_precision(
@@ -184,9 +183,7 @@ def average_precision(
         depth,
         denominator,
     )
-    ap = np.zeros_like(total)
-    np.divide(total, divisor, out=ap, where=divisor > 0)
-    return queries.finish(ap)
+    return queries.finish(safe_divide(total, divisor, positive=True))
 
 
 # Chapelle et al.'s grades run 0-4; gdeval.pl (the TREC Web track's tool, which ir_measures
@@ -394,9 +391,7 @@ def _evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
     # ties="average" (evaluate refuses "retrieved_relevant", whose divisor depends on the order).
     total = ties.expected_precision_sum(columns.binary, columns.tie_start, columns.tie_end, k)
     divisor = ap_denominator(columns.n_relevant, None, k or 0, rule)
-    out = np.zeros_like(total)
-    np.divide(total, divisor, out=out, where=divisor > 0)
-    return out
+    return safe_divide(total, divisor, positive=True)
 
 
 def _evaluate_rr(columns: Columns, k: int | None) -> np.ndarray:

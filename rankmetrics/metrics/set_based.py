@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .._arrays import safe_divide
 from ..registry import Columns, Metric, register
 from . import ties
 from .conventions import cutoff, is_relevant
@@ -22,13 +23,6 @@ def _hits(x: Any, k: Any, relevant: Any, n_relevant: Any = None):
     top, depth = cutoff(queries.grades, k)
     hits = np.count_nonzero(is_relevant(top), axis=1).astype(float)
     return queries, hits, depth
-
-
-def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    # A query with no relevant item scores 0 (trec_eval), never NaN.
-    out = np.zeros_like(numerator, dtype=float)
-    np.divide(numerator, denominator, out=out, where=denominator > 0)
-    return out
 
 
 def precision(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -110,7 +104,7 @@ def recall(
     0.5
     """
     queries, hits, _ = _hits(x, k, relevant, n_relevant)
-    return queries.finish(_safe_divide(hits, queries.n_relevant))
+    return queries.finish(safe_divide(hits, queries.n_relevant, positive=True))
 
 
 def f1(x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
@@ -142,8 +136,8 @@ def f1(x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = 
     """
     queries, hits, depth = _hits(x, k, relevant, n_relevant)
     p = hits / depth
-    r = _safe_divide(hits, queries.n_relevant)
-    return queries.finish(_safe_divide(2 * p * r, p + r))
+    r = safe_divide(hits, queries.n_relevant, positive=True)
+    return queries.finish(safe_divide(2 * p * r, p + r, positive=True))
 
 
 def r_precision(x: Any, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
@@ -192,7 +186,7 @@ def r_precision(x: Any, *, n_relevant: Any = None, relevant: Any = None) -> floa
     ranks = np.arange(1, hits.shape[1] + 1)
     in_top_r = hits & (ranks[None, :] <= queries.n_relevant[:, None])
     found = np.count_nonzero(in_top_r, axis=1).astype(float)
-    return queries.finish(_safe_divide(found, queries.n_relevant))
+    return queries.finish(safe_divide(found, queries.n_relevant, positive=True))
 
 
 def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -277,7 +271,7 @@ def _evaluate_precision(c: Columns, k: int) -> np.ndarray:
 def _evaluate_recall(c: Columns, k: int) -> np.ndarray:
     if c.tie_start is None:
         return recall(c.binary, k, n_relevant=c.n_relevant)
-    return _safe_divide(_expected_hits(c, k), c.n_relevant)
+    return safe_divide(_expected_hits(c, k), c.n_relevant, positive=True)
 
 
 def _evaluate_hit_rate(c: Columns, k: int) -> np.ndarray:
@@ -290,7 +284,7 @@ def _evaluate_r_precision(c: Columns, k: None) -> np.ndarray:
     if c.tie_start is None:
         return r_precision(c.binary, n_relevant=c.n_relevant)
     r = np.asarray(c.n_relevant).astype(np.int64)
-    return _safe_divide(_expected_hits(c, r), r.astype(float))
+    return safe_divide(_expected_hits(c, r), r.astype(float), positive=True)
 
 
 register(

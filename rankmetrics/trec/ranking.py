@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._arrays import pad_right
 from ..metrics.ties import tie_groups
 from .files import Records, padded_rows
 
@@ -113,7 +114,7 @@ def rank(
     tie_start = tie_end = None
     if ties == "average":
         shown = ordered_scores[:, :width] if longest else np.full((n, 1), _NAN)
-        tie_start, tie_end = tie_groups(_pad_right(shown, width))
+        tie_start, tie_end = tie_groups(pad_right(shown, width, _NAN))
     counts = np.fromiter(map(len, judgement), dtype=np.int64, count=n)
     every = np.fromiter(
         chain.from_iterable(map(dict.values, judgement)), dtype=np.float64, count=int(counts.sum())
@@ -127,12 +128,6 @@ def rank(
         tie_start=tie_start,
         tie_end=tie_end,
     )
-
-
-def _pad_right(values: np.ndarray, width: int) -> np.ndarray:
-    if values.shape[1] >= width:
-        return values
-    return np.pad(values, ((0, 0), (0, width - values.shape[1])), constant_values=_NAN)
 
 
 def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:

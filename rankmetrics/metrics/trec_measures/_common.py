@@ -1,0 +1,90 @@
+"""What trec_eval's measures share: reading their arrays, their parameters, their declaration.
+
+:func:`trec_measure` plays the part of trec_eval's ``TREC_MEAS`` struct at the
+end of each ``m_*.c`` file: the measure's names, its Korean title and the
+hook that computes it, with what every measure of a judged run has in common
+filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ...registry import Columns, Metric
+from ..conventions import trec_gains
+from ..ties import tie_mean
+
+
+def as_rows(x: Any, dtype: Any = float) -> np.ndarray:
+    return np.atleast_2d(np.asarray(x, dtype=dtype))
+
+
+def per_query(x: Any) -> np.ndarray:
+    return np.atleast_1d(np.asarray(x, dtype=float))
+
+
+def count_above(mask: np.ndarray) -> np.ndarray:
+    """How many ranks strictly above each rank have the mask set."""
+    counts = np.cumsum(mask, axis=1)
+    return counts - mask
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def parameter_numbers(
+    parameter: tuple | None, name: str, default: tuple[float, ...], count: int | None
+) -> tuple:
+    if parameter is None:
+        return default
+    if count is not None and len(parameter) != count:
+        raise ValueError(f"{name} takes {count} number{'s' * (count > 1)}; got {len(parameter)}: {parameter}")
+    return tuple(parameter)
+
+
+def required_level(parameter: Any, name: str) -> float:
+    if parameter is None:
+        raise AssertionError(f"{name} needs its level")  # parse_metric asks for one
+    return parameter
+
+
+def trec_gain_arrays(c: Columns, gains: dict[int, float] | None) -> tuple[np.ndarray, np.ndarray]:
+    """The run's gains and the ideal gains of a group of queries, with a gain map (see trec_gains)."""
+    return trec_gains(c.graded, c.judged, c.judged_grades, gains)
+
+
+def tie_averaged(c: Columns, values: np.ndarray) -> np.ndarray:
+    """ties="average": each rank's value replaced by its tie group's mean (its expectation)."""
+    return values if c.tie_start is None else tie_mean(values, c.tie_start, c.tie_end)
+
+
+# ---------------------------------------------------------------- declaration
+
+
+def trec_measure(
+    name: str,
+    trec_name: str | None,
+    label: str,
+    title: str,
+    evaluate: Callable[..., np.ndarray],
+    **overrides: Any,
+) -> Metric:
+    """The :class:`~rankmetrics.registry.Metric` of one trec_eval measure of a judged run.
+
+    What they share: no public function (the formula takes the ranked arrays
+    of :func:`rankmetrics.evaluate`, which calls ``evaluate(columns, k)``),
+    ``inputs="trec"`` and no cutoff. ``overrides`` sets any other field
+    (``cutoff="required"``, ``summary="sum"``, ``parameter="gains"`` ...).
+    The package registers the result (see :mod:`rankmetrics.metrics.trec_measures`).
+
+    Examples
+    --------
+    >>> m = trec_measure("set_precision", "set_P", "set_P", "집합 정밀도", lambda c, k: c.n_retrieved)
+    >>> m.inputs, m.cutoff, m.trec_name, m.function
+    ('trec', 'none', 'set_P', None)
+    """
+    fields = {"inputs": "trec", "cutoff": "none", "trec_name": trec_name, **overrides}
+    return Metric(name, None, label=label, title=title, evaluate=evaluate, **fields)

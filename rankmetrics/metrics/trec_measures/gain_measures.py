@@ -1,0 +1,189 @@
+"""trec_eval's experimental gain measures: binG, G, ndcg_rel and Rndcg.
+
+trec_eval ``m_binG.c``, ``m_G.c``, ``m_ndcg_rel.c``, ``m_Rndcg.c``. G,
+ndcg_rel and Rndcg take trec_eval's ``level=gain`` map (``G_1=3,2=9``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..._arrays import pad_right, safe_divide
+from ..conventions import discounts, gain_map
+from ._common import as_rows, count_above, per_query, trec_gain_arrays, trec_measure
+
+
+def binary_g(relevant: Any, n_relevant: Any) -> np.ndarray:
+    """binG: the mean over relevant documents of 1 / log2(2 + non-relevant ranked above it).
+
+    An experimental measure between AP and nDCG: a relevant document loses
+    only for the non-relevant (or unjudged) documents above it, with a log
+    discount. Unretrieved relevant documents add 0 to the mean over R.
+
+    References
+    ----------
+    trec_eval ``m_binG.c`` (C. Buckley, 2008).
+
+    Examples
+    --------
+    >>> binary_g([[0, 1, 0, 1]], [3]).round(4)  # (1/log2 3 + 1/log2 4) / 3
+    array([0.377])
+    """
+    rel = as_rows(relevant, bool)
+    ranks_above = np.arange(rel.shape[1], dtype=float)[None, :]
+    nonrelevant_above = ranks_above - count_above(rel)
+    terms = np.where(rel, 1.0 / np.log2(2.0 + nonrelevant_above), 0.0)
+    return safe_divide(terms.sum(axis=1), np.where(rel.any(axis=1), per_query(n_relevant), 0.0))
+
+
+def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
+    """G: each document's gain discounted by how far the run has fallen behind the ideal so far.
+
+    At rank i, with S_i the run's gain so far and C_i the sum over ranks
+    j <= i of max(ideal gain at j, 1), a document of gain g adds
+    g / log2(2 + C_i - S_i); the total is divided by the ideal's total gain.
+    A document is thus worth more when the documents above it were good.
+
+    Parameters
+    ----------
+    gains : 2-D array
+        Per query and rank: the document's gain (0 when unjudged).
+    ideal : 2-D array
+        Per query: the positive gains of every judgement, high to low, padded with 0.
+
+    References
+    ----------
+    trec_eval ``m_G.c`` (C. Buckley, 2008).
+
+    Examples
+    --------
+    >>> normalized_gain([[1, 2]], [[2, 1]]).round(4)  # (1/log2(2+2-1) + 2/log2(2+3-3)) / 3
+    array([0.877])
+    """
+    gained, best = as_rows(gains), as_rows(ideal)
+    best_here = pad_right(best, gained.shape[1])[:, : gained.shape[1]]
+    cost = np.cumsum(np.maximum(best_here, 1.0), axis=1)
+    so_far = np.cumsum(gained, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(gained != 0, gained / np.log2(2.0 + cost - so_far), 0.0)
+    return safe_divide(terms.sum(axis=1), best.sum(axis=1))
+
+
+def _dcg_curves(gains: np.ndarray, ideal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DCG of the run and of the ideal at every rank, over as many ranks as the longer has."""
+    width = max(gains.shape[1], ideal.shape[1])
+    discount = discounts(width)
+    return np.cumsum(pad_right(gains, width) / discount, axis=1), np.cumsum(
+        pad_right(ideal, width) / discount, axis=1
+    )
+
+
+def ndcg_over_relevant(gains: Any, ideal: Any) -> np.ndarray:
+    """ndcg_rel: nDCG averaged over the ranks of the relevant documents.
+
+    nDCG@i (DCG@i over the ideal DCG@i) is taken at the rank i of each
+    retrieved document with a positive gain; each positive-gain document that
+    was not retrieved contributes nDCG at the end of the list. The mean is
+    over all positive-gain judgements.
+
+    Parameters
+    ----------
+    gains, ideal
+        As in :func:`normalized_gain`.
+
+    References
+    ----------
+    Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 20(4),
+    2002; trec_eval ``m_ndcg_rel.c``.
+
+    Examples
+    --------
+    >>> ndcg_over_relevant([[1, 0, 1]], [[1, 1]]).round(4)  # (1 + 1.5/1.6309) / 2
+    array([0.9599])
+    """
+    gained, best = as_rows(gains), as_rows(ideal)
+    dcg, ideal_dcg = _dcg_curves(gained, best)
+    positive = pad_right(gained, dcg.shape[1]) > 0
+    at_relevant = np.where(positive, safe_divide(dcg, ideal_dcg), 0.0).sum(axis=1)
+    unretrieved = np.count_nonzero(best > 0, axis=1) - np.count_nonzero(positive, axis=1)
+    total = at_relevant + unretrieved * safe_divide(dcg[:, -1], ideal_dcg[:, -1])
+    return np.where(total > 0, safe_divide(total, np.count_nonzero(best > 0, axis=1)), 0.0)
+
+
+def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) -> np.ndarray:
+    """Rndcg: nDCG averaged at the ranks where the ideal gain steps down.
+
+    With 5 documents of grade 3, 3 of grade 2 and 10 of grade 1 judged, the
+    ideal's gain changes after ranks 5, 8 and 18: Rndcg averages nDCG@5,
+    nDCG@8 and nDCG@18 (the run's DCG stops growing at its last document).
+    When the run retrieved at least two documents more than there are
+    positive-gain judgements, nDCG at the end of the run is averaged in too
+    (trec_eval's implied last level). 0 when R = 0, and 0 when a gain map
+    leaves no positive gain (trec_eval divides 0 by 0 there).
+
+    Parameters
+    ----------
+    gains, ideal
+        As in :func:`normalized_gain`.
+    n_retrieved, n_relevant : 1-D arrays
+        The length of each ranked list, and R (relevant at the relevance level).
+
+    References
+    ----------
+    trec_eval ``m_Rndcg.c``.
+
+    Examples
+    --------
+    >>> ndcg_at_r_levels([[2, 0, 1, 0]], [[2, 1, 1]], [4], [3]).round(4)  # (nDCG@1 + nDCG@3) / 2
+    array([0.8992])
+    """
+    gained, best = as_rows(gains), as_rows(ideal)
+    dcg, ideal_dcg = _dcg_curves(gained, best)
+    best = pad_right(best, dcg.shape[1])
+    following = np.concatenate([best[:, 1:], np.zeros((best.shape[0], 1))], axis=1)
+    step = (best > 0) & (following != best)
+    points = np.where(step, safe_divide(dcg, ideal_dcg), 0.0).sum(axis=1)
+    count = np.count_nonzero(step, axis=1)
+    beyond = per_query(n_retrieved) >= np.count_nonzero(best > 0, axis=1) + 2
+    points = points + np.where(beyond, safe_divide(dcg[:, -1], ideal_dcg[:, -1]), 0.0)
+    count = count + beyond
+    return np.where(per_query(n_relevant) > 0, safe_divide(points, count), 0.0)
+
+
+MEASURES = (
+    trec_measure(
+        "binary_g",
+        "binG",
+        "binG",
+        "binG: 앞선 비관련 문서 수로 할인한 관련 문서의 평균",
+        lambda c, k: binary_g(c.relevant, c.n_relevant),
+    ),
+    trec_measure(
+        "normalized_gain",
+        "G",
+        "G",
+        "G: 이상적 순서에 뒤처진 만큼 할인한 이득의 합",
+        lambda c, k, gains=None: normalized_gain(*trec_gain_arrays(c, gain_map(gains, "G")[0])),
+        parameter="gains",
+    ),
+    trec_measure(
+        "ndcg_over_relevant",
+        "ndcg_rel",
+        "ndcg_rel",
+        "ndcg_rel: 관련 문서 위치마다의 nDCG 평균",
+        lambda c, k, gains=None: ndcg_over_relevant(*trec_gain_arrays(c, gain_map(gains, "ndcg_rel")[0])),
+        parameter="gains",
+    ),
+    trec_measure(
+        "ndcg_at_r_levels",
+        "Rndcg",
+        "Rndcg",
+        "Rndcg: 이상적 이득이 바뀌는 위치마다의 nDCG 평균",
+        lambda c, k, gains=None: ndcg_at_r_levels(
+            *trec_gain_arrays(c, gain_map(gains, "Rndcg")[0]), c.n_retrieved, c.n_relevant
+        ),
+        parameter="gains",
+    ),
+)

@@ -1,0 +1,137 @@
+"""Measures for incomplete judgements: bpref, gm_bpref and infAP (trec_eval ``m_bpref.c``, ``m_infAP.c``).
+
+Both score a run only on the documents someone judged, so the documents
+nobody judged neither help nor hurt it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..._arrays import safe_divide
+from ._common import as_rows, count_above, per_query, trec_measure
+
+_INFAP_EPSILON = 0.00001  # trec_eval.h
+
+
+def bpref(relevant: Any, nonrelevant: Any, n_relevant: Any, n_nonrelevant: Any) -> np.ndarray:
+    """Binary preference (bpref): how often relevant documents come before judged non-relevant ones.
+
+    Only judged documents count, so documents nobody judged neither help nor
+    hurt: the measure was made for incomplete judgements. With R relevant and
+    N judged non-relevant documents, and n_r the judged non-relevant documents
+    ranked above a retrieved relevant document r,
+
+        bpref = (1 / R) * sum over retrieved relevant r of (1 - min(n_r, R) / min(N, R)),
+
+    a term being 1 when n_r = 0. trec_eval's ``gm_bpref`` is its geometric
+    mean over queries.
+
+    Parameters
+    ----------
+    relevant, nonrelevant : 2-D boolean arrays
+        Per query and rank: the document is judged relevant / judged non-relevant.
+    n_relevant, n_nonrelevant : 1-D arrays
+        R and N of each query (every judgement, retrieved or not).
+
+    Returns
+    -------
+    1-D array, one value per query.
+
+    References
+    ----------
+    Buckley & Voorhees, "Retrieval evaluation with incomplete information", SIGIR 2004;
+    trec_eval ``m_bpref.c``, ``m_gm_bpref.c``.
+
+    Examples
+    --------
+    >>> # ranked: relevant, non-relevant, unjudged, relevant; R = 3, N = 2
+    >>> bpref([[1, 0, 0, 1]], [[0, 1, 0, 0]], n_relevant=[3], n_nonrelevant=[2])  # (1 + (1 - 1/2)) / 3
+    array([0.5])
+    """
+    rel, non = as_rows(relevant, bool), as_rows(nonrelevant, bool)
+    total_relevant = per_query(n_relevant)[:, None]
+    total_nonrelevant = per_query(n_nonrelevant)[:, None]
+    # At a relevant rank the document itself is not non-relevant: the count is of those above.
+    above = np.cumsum(non, axis=1)
+    share = safe_divide(np.minimum(above, total_relevant), np.minimum(total_nonrelevant, total_relevant))
+    return safe_divide(np.where(rel, 1.0 - share, 0.0).sum(axis=1), total_relevant[:, 0])
+
+
+def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant: Any) -> np.ndarray:
+    """Inferred average precision (infAP): AP estimated from a random sample of the judging pool.
+
+    At each retrieved relevant document at rank k > 1 it adds the expected
+    precision there,
+
+        1/k + ((k - 1)/k) * (pooled above / (k - 1)) * ((rel above + ε) / (judged above + 2ε)),
+
+    where "pooled above" counts the documents ranked above that are in the
+    qrels (judged or not), "judged above" the judged ones, and ε = 0.00001;
+    a relevant document at rank 1 adds 1. The sum is divided by R. With every
+    pooled document judged (no negative grades) it equals AP.
+
+    Parameters
+    ----------
+    relevant, nonrelevant : 2-D boolean arrays
+        Per query and rank: judged relevant / judged non-relevant.
+    pool_unjudged : 2-D boolean array
+        In the qrels with a negative grade (in the pool, not judged).
+    n_relevant : 1-D array
+        R of each query.
+
+    Returns
+    -------
+    1-D array, one value per query.
+
+    References
+    ----------
+    Yilmaz & Aslam, "Estimating average precision with incomplete and imperfect judgments",
+    CIKM 2006; trec_eval ``m_infAP.c``.
+
+    Examples
+    --------
+    >>> # relevant, in the pool but unjudged, relevant; R = 2
+    >>> inferred_ap([[1, 0, 1]], [[0, 0, 0]], [[0, 1, 0]], n_relevant=[2]).round(4)
+    array([1.])
+    >>> inferred_ap([[0, 1]], [[1, 0]], [[0, 0]], n_relevant=[1]).round(4)  # AP's 1/2, up to ε
+    array([0.5])
+    """
+    rel, non, unj = as_rows(relevant, bool), as_rows(nonrelevant, bool), as_rows(pool_unjudged, bool)
+    rel_above, non_above, unj_above = count_above(rel), count_above(non), count_above(unj)
+    k = np.arange(rel.shape[1], dtype=float)[None, :]  # 0-based: the ranks above
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = (rel_above + non_above + unj_above) / k
+        sampled = (rel_above + _INFAP_EPSILON) / (rel_above + non_above + 2 * _INFAP_EPSILON)
+        expected = 1.0 / (k + 1.0) + (k / (k + 1.0)) * pooled * sampled
+    expected[:, 0] = 1.0
+    return safe_divide(np.where(rel, expected, 0.0).sum(axis=1), per_query(n_relevant))
+
+
+MEASURES = (
+    trec_measure(
+        "bpref",
+        "bpref",
+        "bpref",
+        "bpref: 판정된 비관련 문서보다 앞선 관련 문서의 비율",
+        lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+    ),
+    trec_measure(
+        "gm_bpref",
+        "gm_bpref",
+        "GM-bpref",
+        "bpref의 기하평균 (0.00001 아래로 내리지 않음)",
+        lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+        summary="geometric",
+        trec_lines="all",
+    ),
+    trec_measure(
+        "inferred_ap",
+        "infAP",
+        "infAP",
+        "infAP: 판정 표본으로 추정한 AP",
+        lambda c, k: inferred_ap(c.relevant, c.nonrelevant, c.pool_unjudged, c.n_relevant),
+    ),
+)

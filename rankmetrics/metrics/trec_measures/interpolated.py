@@ -1,0 +1,225 @@
+"""Precision read off the recall-precision curve: iprec_at_recall, 11pt_avg, Rprec_mult, relative_P.
+
+trec_eval ``m_iprec_at_recall.c``, ``m_11pt_avg.c``, ``m_Rprec_mult.c``,
+``m_relative_P.c``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..._arrays import safe_divide
+from ._common import as_rows, parameter_numbers, per_query, required_level, trec_measure
+
+ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
+
+
+def _lround(x: np.ndarray) -> np.ndarray:
+    """C's lround for x >= 0 (halves away from zero); any x < 0 becomes a value <= 0."""
+    low = np.floor(x)
+    return np.where(x - low >= 0.5, low + 1, low)
+
+
+def interpolated_precision(relevant: Any, n_retrieved: Any, n_relevant: Any, recall: float) -> np.ndarray:
+    """Interpolated precision at a recall level: the best precision at or after reaching it.
+
+    The recall level r becomes a number of relevant documents, c =
+    round(r * R) (halves rounded up, as trec_eval 10's ``lround``; version 9
+    and earlier used int(r * R + 0.9)). The value is the highest precision
+    at any rank from the c-th relevant document to the end of the list (from
+    rank 1 when c = 0), and 0 when fewer than c relevant documents were
+    retrieved. These are the points of the recall-precision graph
+    (trec_eval's ``iprec_at_recall_0.00`` ... ``_1.00``).
+
+    Parameters
+    ----------
+    relevant : 2-D boolean array
+        Per query and rank: the document is relevant.
+    n_retrieved, n_relevant : 1-D arrays
+        The length of each ranked list, and R.
+    recall : float
+        The recall level, 0.0 to 1.0.
+
+    Returns
+    -------
+    1-D array, one value per query (0 for an empty list: trec_eval divides 0 by 0 there).
+
+    References
+    ----------
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval* (2008), ch. 8.4;
+    trec_eval ``m_iprec_at_recall.c``.
+
+    Examples
+    --------
+    >>> ranked = [[1, 0, 0, 1, 1]]  # precision 1, 1/2, 1/3, 1/2, 3/5 at ranks 1..5; R = 4
+    >>> [float(interpolated_precision(ranked, [5], [4], r)[0]) for r in (0.0, 0.5, 0.75, 1.0)]
+    [1.0, 0.6, 0.6, 0.0]
+    """
+    rel = as_rows(relevant, bool)
+    length = per_query(n_retrieved)
+    ranks = np.arange(1, rel.shape[1] + 1, dtype=float)
+    found = np.cumsum(rel, axis=1)
+    precision = np.where(ranks <= length[:, None], found / ranks, 0.0)
+    best_from = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]  # best at this rank or later
+    needed = _lround(recall * per_query(n_relevant))
+    at = np.argmax(found >= np.maximum(needed, 1)[:, None], axis=1)  # rank of the needed-th relevant
+    value = np.where(needed <= 0, best_from[:, 0], best_from[np.arange(rel.shape[0]), at])
+    return np.where(needed > found[:, -1], 0.0, value)
+
+
+def eleven_point_average(
+    relevant: Any, n_retrieved: Any, n_relevant: Any, recalls: tuple[float, ...] = ELEVEN_POINTS
+) -> np.ndarray:
+    """11-point average precision: the mean interpolated precision at recall 0.0, 0.1, ..., 1.0.
+
+    An older estimate of the area under the recall-precision curve (MAP is
+    another). ``recalls`` picks other levels, as ``11pt_avg.0.2,0.5,0.8``
+    does in trec_eval (the old 3-point average).
+
+    Parameters
+    ----------
+    relevant, n_retrieved, n_relevant
+        As in :func:`interpolated_precision`.
+    recalls : tuple of float
+        The recall levels to average over.
+
+    Returns
+    -------
+    1-D array, one value per query.
+
+    References
+    ----------
+    Salton & McGill, *Introduction to Modern Information Retrieval* (1983);
+    trec_eval ``m_11pt_avg.c``.
+
+    Examples
+    --------
+    >>> # R = 4: recall 0-0.3 need 0 or 1 relevant (1.0), 0.4-0.8 need 2 or 3 (0.6), 0.9-1 need 4 (0)
+    >>> eleven_point_average([[1, 0, 0, 1, 1]], [5], [4]).round(4)  # (4 * 1 + 5 * 0.6) / 11
+    array([0.6364])
+    """
+    total = np.zeros(as_rows(relevant).shape[0])
+    for recall in sorted(recalls, reverse=True):  # trec_eval adds from the highest level down
+        total += interpolated_precision(relevant, n_retrieved, n_relevant, recall)
+    return total / len(recalls)
+
+
+def r_precision_multiple(relevant: Any, n_relevant: Any, multiple: float) -> np.ndarray:
+    """Precision at a multiple of R: Precision@c with c = int(multiple * R + 0.9).
+
+    R-precision is the multiple 1.0. Comparing low and high multiples shows
+    whether a system is precision- or recall-oriented. As for P@k, ranks past
+    the end of the list count as non-relevant; c = 0 (no relevant document)
+    scores 0.
+
+    Parameters
+    ----------
+    relevant : 2-D boolean array
+        Per query and rank: the document is relevant.
+    n_relevant : 1-D array
+        R of each query.
+    multiple : float
+        The multiple of R (trec_eval's defaults: 0.2, 0.4, ..., 2.0).
+
+    Returns
+    -------
+    1-D array, one value per query.
+
+    References
+    ----------
+    trec_eval ``m_Rprec_mult.c``.
+
+    Examples
+    --------
+    >>> r_precision_multiple([[1, 0, 1, 1, 0]], [4], 0.5)  # c = int(2.9) = 2: 1 of 2
+    array([0.5])
+    >>> r_precision_multiple([[1, 0, 1, 1, 0]], [4], 2.0)  # c = 8: 3 of 8
+    array([0.375])
+    """
+    rel = as_rows(relevant, bool)
+    depth = np.trunc(multiple * per_query(n_relevant) + 0.9)
+    found = np.cumsum(rel, axis=1)
+    column = (np.clip(depth, 1, rel.shape[1]) - 1).astype(np.int64)
+    hits = np.where(depth >= 1, found[np.arange(rel.shape[0]), column], 0.0)
+    return safe_divide(hits, depth)
+
+
+def relative_precision(relevant: Any, n_relevant: Any, k: int) -> np.ndarray:
+    """Relative precision@k: Precision@k over the best Precision@k possible, hits / min(k, R).
+
+    Precision up to rank R, recall after it. 0 when R = 0.
+
+    Parameters
+    ----------
+    relevant : 2-D boolean array
+        Per query and rank: the document is relevant.
+    n_relevant : 1-D array
+        R of each query.
+    k : positive int
+        The cutoff.
+
+    Returns
+    -------
+    1-D array, one value per query.
+
+    References
+    ----------
+    trec_eval ``m_relative_P.c``.
+
+    Examples
+    --------
+    >>> relative_precision([[1, 0, 1, 0, 0]], [2], 5)  # 2 hits, at most 2 possible
+    array([1.])
+    """
+    rel = as_rows(relevant, bool)
+    hits = np.count_nonzero(rel[:, :k], axis=1)
+    total = per_query(n_relevant)
+    return safe_divide(hits, np.minimum(float(k), total))
+
+
+MEASURES = (
+    trec_measure(
+        "interpolated_precision",
+        "iprec_at_recall",
+        "iprec",
+        "재현율 수준에서의 보간 정밀도 (iprec_at_recall_0.10 등)",
+        lambda c, k, level=None: interpolated_precision(
+            c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall")
+        ),
+        parameter="level",
+    ),
+    trec_measure(
+        "eleven_point_average",
+        "11pt_avg",
+        "11pt_avg",
+        "11점 평균 보간 정밀도 (재현율 0.0, 0.1, ..., 1.0)",
+        lambda c, k, recalls=None: eleven_point_average(
+            c.relevant,
+            c.n_retrieved,
+            c.n_relevant,
+            parameter_numbers(recalls, "11pt_avg", ELEVEN_POINTS, None),
+        ),
+        parameter="numbers",
+    ),
+    trec_measure(
+        "r_precision_multiple",
+        "Rprec_mult",
+        "Rprec_mult",
+        "R의 배수 위치에서의 정밀도 (Rprec_mult_0.20 등)",
+        lambda c, k, multiple=None: r_precision_multiple(
+            c.relevant, c.n_relevant, required_level(multiple, "Rprec_mult")
+        ),
+        parameter="level",
+    ),
+    trec_measure(
+        "relative_precision",
+        None,
+        "relative_P",
+        "상대 정밀도@k: 정답 수 ÷ min(k, R)",
+        lambda c, k: relative_precision(c.relevant, c.n_relevant, k),
+        cutoff="required",
+        trec_cutoff_name="relative_P",
+    ),
+)
