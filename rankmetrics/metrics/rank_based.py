@@ -383,7 +383,7 @@ def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = 
 # ---------------------------------------------------------------- registration
 
 
-def _evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
+def evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
     # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
     rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
     if columns.tie_start is None:
@@ -439,7 +439,7 @@ register(
         names=("ap", "map"),
         trec_name="map",
         trec_cutoff_name="map_cut",
-        evaluate=_evaluate_ap,
+        evaluate=evaluate_ap,
         averages_ties=True,
         ir_name="AP",
         ir_parameters=(("rel", None),),

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _validation as v
 from ..metrics.trec_measures import judged_counts
-from ..registry import METRICS, Columns, Metric, register
+from ..registry import METRICS, Columns
 from . import files, ranking
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
 from .evaluation import Evaluation
@@ -46,76 +46,6 @@ __all__ = [
 
 # trec_eval floors each AP at this value before taking the geometric mean (gm_map).
 _GM_FLOOR = 0.00001
-
-
-# Measures that exist only over many queries: trec_eval's counts and gm_map.
-register(
-    Metric(
-        "num_ret",
-        None,
-        label="num_ret",
-        title="검색된 문서 수",
-        inputs="trec",
-        cutoff="none",
-        trec_name="num_ret",
-        summary="sum",
-        count=True,
-        reads_ranking=False,
-        averages_ties=True,  # no order in a count
-        ir_name="NumRet",
-        evaluate=lambda c, k: c.n_retrieved.astype(float),
-    )
-)
-register(
-    Metric(
-        "num_rel",
-        None,
-        label="num_rel",
-        title="판정된 관련 문서 수",
-        inputs="trec",
-        cutoff="none",
-        trec_name="num_rel",
-        summary="sum",
-        count=True,
-        reads_ranking=False,
-        averages_ties=True,
-        ir_name="NumRel",
-        ir_parameters=(("rel", None),),
-        evaluate=lambda c, k: c.n_relevant,
-    )
-)
-register(
-    Metric(
-        "num_rel_ret",
-        None,
-        label="num_rel_ret",
-        title="검색된 관련 문서 수",
-        inputs="trec",
-        cutoff="none",
-        trec_name="num_rel_ret",
-        summary="sum",
-        count=True,
-        averages_ties=True,  # the whole list: no order
-        ir_name="NumRelRet",
-        ir_parameters=(("rel", None),),
-        evaluate=lambda c, k: c.binary.sum(axis=1),
-    )
-)
-register(
-    Metric(
-        "gm_map",
-        None,
-        label="GM-MAP",
-        title="AP의 기하평균 (AP는 0.00001 아래로 내리지 않음)",
-        inputs="trec",
-        cutoff="none",
-        trec_name="gm_map",
-        summary="geometric",
-        trec_lines="all",
-        averages_ties=True,
-        evaluate=METRICS["average_precision"].evaluate,
-    )
-)
 
 
 def evaluate(

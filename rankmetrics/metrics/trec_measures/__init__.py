@@ -74,8 +74,7 @@ __all__ = [
 ]
 
 # The order the registry lists these measures in (after the package's own metrics), which
-# lists in evaluate's messages follow. A new measure goes at the end; the counts and gm_map
-# of rankmetrics.trec.evaluate (registered after these) belong in bookkeeping.py.
+# lists in evaluate's messages follow. A new measure goes at the end.
 REGISTRATION_ORDER = (
     "runid",
     "num_q",
@@ -102,6 +101,10 @@ REGISTRATION_ORDER = (
     "unjudged_fraction",
     "judged_fraction",
     "relevance_string",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "gm_map",
 )
 
 _DECLARED = [

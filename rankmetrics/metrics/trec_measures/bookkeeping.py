@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
+from ..rank_based import evaluate_ap
 from ._common import as_rows, per_query, tie_averaged, trec_measure
 
 RELSTRING_LENGTH = 10  # trec_eval.h
@@ -182,5 +183,53 @@ MEASURES = (
         summary="none",
         text="'{}'",
         trec_lines="queries",
+    ),
+    # The counts and gm_map: measures that exist only over many queries.
+    trec_measure(
+        "num_ret",
+        "num_ret",
+        "num_ret",
+        "검색된 문서 수",
+        lambda c, k: c.n_retrieved.astype(float),
+        summary="sum",
+        count=True,
+        reads_ranking=False,
+        averages_ties=True,  # no order in a count
+        ir_name="NumRet",
+    ),
+    trec_measure(
+        "num_rel",
+        "num_rel",
+        "num_rel",
+        "판정된 관련 문서 수",
+        lambda c, k: c.n_relevant,
+        summary="sum",
+        count=True,
+        reads_ranking=False,
+        averages_ties=True,
+        ir_name="NumRel",
+        ir_parameters=(("rel", None),),
+    ),
+    trec_measure(
+        "num_rel_ret",
+        "num_rel_ret",
+        "num_rel_ret",
+        "검색된 관련 문서 수",
+        lambda c, k: c.binary.sum(axis=1),
+        summary="sum",
+        count=True,
+        averages_ties=True,  # the whole list: no order
+        ir_name="NumRelRet",
+        ir_parameters=(("rel", None),),
+    ),
+    trec_measure(
+        "gm_map",
+        "gm_map",
+        "GM-MAP",
+        "AP의 기하평균 (AP는 0.00001 아래로 내리지 않음)",
+        evaluate_ap,  # AP per query; the summary is the geometric mean
+        summary="geometric",
+        trec_lines="all",
+        averages_ties=True,
     ),
 )
