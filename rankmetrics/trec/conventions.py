@@ -14,11 +14,12 @@ reference implementation), or an argument given explicitly, which always wins.
 ('input_order', 'argument', 'default')
 >>> print(c.card())
 setting            value         from
------------------  ------------  --------
+-----------------  ------------  ----------------------
+reference          trec_eval-10  default
 relevance_level    1             default
 missing            skip          default
 ties               input_order   argument
-score_precision    float32       default
+score_precision    float64       reference trec_eval-10
 gain               linear        default
 ideal              judged        default
 denominator        all_relevant  default
@@ -45,6 +46,16 @@ from .files import FRACTIONAL_GRADES
 TIES = ("docno_descending", "input_order", "average")
 SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
+
+# The trec_eval whose version-dependent rules evaluate follows, and what each reproduces.
+# trec_eval 10.0 (NIST, 2026) reads scores as C doubles and turns a recall level r into a rank
+# with lround(r * R); trec_eval 9.x, and so pytrec_eval and ir_measures (which embed it), keep
+# scores in a C float (about 7 digits) and use (long) (r * R + 0.9).
+REFERENCES = ("trec_eval-10", "trec_eval-9")
+REFERENCE_RULES = {
+    "trec_eval-10": {"score_precision": "float64", "recall_rank": "lround"},
+    "trec_eval-9": {"score_precision": "float32", "recall_rank": "plus_0.9"},
+}
 
 
 class _Unset:
@@ -95,6 +106,12 @@ class Conventions(Mapping):
 
     Attributes
     ----------
+    reference : {"trec_eval-10", "trec_eval-9"}, default "trec_eval-10"
+        The trec_eval version whose version-dependent rules are followed
+        (:data:`REFERENCE_RULES`): NIST trec_eval 10.0, or trec_eval 9.x as
+        embedded in pytrec_eval and ir_measures. It sets ``score_precision``
+        (unless that is given) and how ``iprec_at_recall`` and ``11pt_avg``
+        turn a recall level into a rank.
     relevance_level : number, default 1
         A document is relevant for the binary metrics when its grade is at
         least this (trec_eval's ``-l``).
@@ -104,8 +121,10 @@ class Conventions(Mapping):
     ties : {"docno_descending", "input_order", "average"}, default "docno_descending"
         How documents with equal scores are ordered (trec_eval: docno,
         descending), or averaged over every order.
-    score_precision : {"float32", "float64"}, default "float32"
-        How precisely scores are compared when ranking.
+    score_precision : {"float32", "float64"}, default: as ``reference``
+        How precisely scores are compared when ranking: ``"float64"`` as read
+        (trec_eval 10.0, ranx), ``"float32"`` rounded to a C float first
+        (trec_eval 9.x, pytrec_eval, ir_measures).
     gain : {"linear", "exponential", "binary"}, default "linear"
         nDCG's gain.
     ideal : {"judged", "listed"}, default "judged"
@@ -122,10 +141,11 @@ class Conventions(Mapping):
         The preset that supplied defaults, if any.
     """
 
+    reference: str = "trec_eval-10"
     relevance_level: float = 1
     missing: str = "skip"
     ties: str = "docno_descending"
-    score_precision: str = "float32"
+    score_precision: str | None = None
     gain: str = "linear"
     ideal: str = "judged"
     denominator: str = "all_relevant"
@@ -137,6 +157,10 @@ class Conventions(Mapping):
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__  # frozen: normalise the checked values in place
+        set_(self, "reference", v.check_choice(self.reference, "reference", REFERENCES))
+        derived = self.score_precision is None
+        if derived:
+            set_(self, "score_precision", REFERENCE_RULES[self.reference]["score_precision"])
         set_(self, "relevance_level", check_level(self.relevance_level))
         set_(self, "missing", v.check_choice(self.missing, "missing", MISSING))
         set_(self, "ties", v.check_choice(self.ties, "ties", TIES))
@@ -158,6 +182,14 @@ class Conventions(Mapping):
         set_(self, "judged_only", bool(self.judged_only))
         if self.max_documents is not None:
             set_(self, "max_documents", v.check_k(self.max_documents, "max_documents"))
+        if not self._sources:  # built directly, Conventions(ties=...): a value is given or the default
+            set_(self, "_sources", tuple((name, self._direct_source(name, derived)) for name in self))
+
+    def _direct_source(self, name: str, derived: bool) -> str:
+        if name == "score_precision":
+            return f"reference {self.reference}" if derived else "argument"
+        default = next(f.default for f in fields(self) if f.name == name)
+        return "default" if self[name] == default else "argument"
 
     @classmethod
     def resolve(
@@ -189,16 +221,32 @@ class Conventions(Mapping):
                     raise ValueError(f"like must be one of {offered}; got {v.show(preset)}")
                 chosen = dict(PRESETS[preset].settings)
             earlier = {name: f"preset {preset}" for name in chosen}
-        sources = tuple(
-            (name, "argument" if name in given else earlier.get(name, "default")) for name in names
-        )
-        return cls(**{**chosen, **given}, preset=preset, _sources=sources)
+        if earlier.get("score_precision", "").startswith("reference"):
+            del chosen["score_precision"], earlier["score_precision"]  # derive it again below
+        settings = {**chosen, **given}
+        derived = "reference " + settings.get("reference", cls.reference)
+
+        def source(name: str) -> str:
+            if name in given:
+                return "argument"
+            if name in earlier:
+                return earlier[name]
+            return derived if name == "score_precision" else "default"
+
+        sources = tuple((name, source(name)) for name in names)
+        return cls(**settings, preset=preset, _sources=sources)
+
+    @property
+    def recall_rank(self) -> str:
+        """How a recall level r becomes a rank: ``"lround"`` (10.0) or ``"plus_0.9"`` (9.x)."""
+        return REFERENCE_RULES[self.reference]["recall_rank"]
 
     def source(self, name: str) -> str:
-        """Where a setting's value came from: ``"default"``, ``"preset NAME"`` or ``"argument"``."""
+        """Where a setting's value came from: ``"default"``, ``"preset NAME"``, ``"argument"``,
+        or (``score_precision``) ``"reference NAME"``."""
         if name not in _setting_names():
             raise ValueError(f"unknown convention {name!r}; the conventions are {', '.join(self)}")
-        return dict(self._sources).get(name, "argument")
+        return dict(self._sources)[name]
 
     def card(self) -> str:
         """A text table of every setting, its value and where it came from."""
@@ -232,3 +280,20 @@ def check_level(level: Any) -> float:
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
         raise ValueError(f"relevance_level must be a finite number; got {v.show(level)}")
     return int(level) if float(level).is_integer() else float(level)
+
+
+register_preset(
+    Preset(
+        "trec_eval-10",
+        "NIST trec_eval 10.0: scores as C doubles, lround(r * R) for recall levels",
+        {"reference": "trec_eval-10"},
+    )
+)
+register_preset(
+    Preset(
+        "trec_eval-9",
+        "trec_eval 9.x, and pytrec_eval and ir_measures, which embed it: scores as C floats, "
+        "(long) (r * R + 0.9) for recall levels",
+        {"reference": "trec_eval-9"},
+    )
+)

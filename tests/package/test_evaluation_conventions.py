@@ -41,6 +41,7 @@ def test_default_preset_and_argument_each_say_where_they_came_from(preset):
         list(rows)
         == list(c)
         == [
+            "reference",
             "relevance_level",
             "missing",
             "ties",
@@ -118,3 +119,31 @@ def test_unset_means_not_given_and_the_settings_read_as_a_dict():
     assert Conventions.resolve(ties=UNSET).source("ties") == "default"
     assert dict(Conventions(judged_only=True))["judged_only"] is True
     assert repr(UNSET) == "<default>"
+
+
+def test_the_reference_version_sets_score_precision_unless_it_is_given():
+    ten, nine = Conventions.resolve(), Conventions.resolve("trec_eval-9")
+    assert (ten["reference"], ten["score_precision"], ten.recall_rank) == (
+        "trec_eval-10",
+        "float64",
+        "lround",
+    )
+    assert (nine["reference"], nine["score_precision"], nine.recall_rank) == (
+        "trec_eval-9",
+        "float32",
+        "plus_0.9",
+    )
+    assert nine.source("reference") == "preset trec_eval-9"
+    assert nine.source("score_precision") == "reference trec_eval-9"
+    # Changing the reference of an earlier object derives score_precision again ...
+    again = Conventions.resolve(base=nine, reference="trec_eval-10")
+    assert (
+        again["score_precision"] == "float64" and again.source("score_precision") == "reference trec_eval-10"
+    )
+    # ... but a score_precision that was given stays.
+    kept = Conventions.resolve(base=Conventions.resolve(score_precision="float32"), reference="trec_eval-9")
+    assert kept["score_precision"] == "float32" and kept.source("score_precision") == "argument"
+    with pytest.raises(
+        ValueError, match="reference must be one of 'trec_eval-10', 'trec_eval-9'; got '9.0.8'"
+    ):
+        Conventions(reference="9.0.8")

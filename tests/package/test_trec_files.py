@@ -420,12 +420,16 @@ def test_differential_file_dict_chunks_and_pytrec_eval_agree(case):
             Path(folder), "grouped", messy_file(run_lines, style, grouped=True, trailing=True)
         )
 
-        by_dicts = rm.evaluate(qrels, run, metrics)
-        by_files = rm.evaluate(qrels_path, run_path, metrics)
+        # pytrec_eval embeds trec_eval 9.x (scores as C floats): compare under that reference.
+        by_dicts = rm.evaluate(qrels, run, metrics, like="trec_eval-9")
+        by_files = rm.evaluate(qrels_path, run_path, metrics, like="trec_eval-9")
         assert rm.read_qrels(qrels_path) == qrels
         assert rm.read_run(run_path) == run  # dicts: equal whatever the order of the lines
-        chunked = [rm.evaluate(qrels_path, grouped_path, metrics, chunk_queries=size) for size in (1, 2)]
-        chunked.append(rm.evaluate(qrels, run, metrics, chunk_queries=1))
+        chunked = [
+            rm.evaluate(qrels_path, grouped_path, metrics, chunk_queries=size, like="trec_eval-9")
+            for size in (1, 2)
+        ]
+        chunked.append(rm.evaluate(qrels, run, metrics, chunk_queries=1, like="trec_eval-9"))
 
     # trec_eval quirk, left out: for a query whose every judgement is negative (-1, "in the pool
     # but unjudged") form_res_rels sizes an array by the largest grade + 1 = 0 and writes past
@@ -447,7 +451,7 @@ def test_differential_file_dict_chunks_and_pytrec_eval_agree(case):
     # trec_eval's -J: only judged documents are ranked.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # judged queries absent from the run, as above
-        judged = rm.evaluate(qrels, run, metrics, judged_only=True)
+        judged = rm.evaluate(qrels, run, metrics, judged_only=True, like="trec_eval-9")
     reference = pytrec_values(comparable, run, judged_only=True)
     for metric, (_, key) in MEASURES.items():
         for qid in reference:
@@ -461,18 +465,25 @@ def test_differential_file_dict_chunks_and_pytrec_eval_agree(case):
 # ---------------------------------------------------------------- scores as trec_eval stores them
 
 
-def test_scores_compared_in_32_bits_as_trec_eval_does():
-    # trec_eval keeps a score in a C float (about 7 digits): 0.123456789 and 0.123456788 are
-    # then the same number, 0.12345679104328156, and docno descending puts b first.
+def test_scores_compared_as_the_reference_trec_eval_reads_them():
+    # trec_eval 9.x (and pytrec_eval) keeps a score in a C float (about 7 digits): 0.123456789 and
+    # 0.123456788 are then the same number, 0.12345679104328156, and docno descending puts b first.
+    # trec_eval 10.0 reads them as C doubles ("Convert float to double"): a is higher, a first.
     assert float(np.float32(0.123456789)) == float(np.float32(0.123456788)) == 0.12345679104328156
     qrels = {"q": {"a": 1, "b": 0}}
     run = {"q": {"a": 0.123456789, "b": 0.123456788}}
-    trec_like = rm.evaluate(qrels, run, ["recip_rank"])
-    assert trec_like.value("recip_rank", "q") == 0.5  # b, a
-    assert trec_like.conventions["score_precision"] == "float32"
-    exact = rm.evaluate(qrels, run, ["recip_rank"], score_precision="float64")
-    assert exact.value("recip_rank", "q") == 1.0  # a, b
+    default = rm.evaluate(qrels, run, ["recip_rank"])
+    assert default.value("recip_rank", "q") == 1.0  # a, b
+    assert default.conventions["score_precision"] == "float64"
+    assert default.conventions.source("score_precision") == "reference trec_eval-10"
+    nine = rm.evaluate(qrels, run, ["recip_rank"], like="trec_eval-9")
+    assert nine.value("recip_rank", "q") == 0.5  # b, a
+    assert nine.conventions["score_precision"] == "float32"
     assert pytrec_values(qrels, run)["q"]["recip_rank"] == 0.5
+    # score_precision given explicitly wins over the reference's.
+    assert rm.evaluate(qrels, run, ["recip_rank"], score_precision="float32").value("recip_rank", "q") == 0.5
+    exact = rm.evaluate(qrels, run, ["recip_rank"], like="trec_eval-9", score_precision="float64")
+    assert exact.value("recip_rank", "q") == 1.0
     with pytest.raises(ValueError, match="score_precision must be one of"):
         rm.evaluate(qrels, run, "map", score_precision="half")
 
