@@ -56,6 +56,9 @@ class Columns:
     # 0-based; None when ties are broken. A metric then reports its expected value.
     tie_start: np.ndarray | None = None  # (n, width)
     tie_end: np.ndarray | None = None  # (n, width)
+    # How iprec_at_recall and 11pt_avg turn a recall level into a rank: "lround" (trec_eval 10.0)
+    # or "plus_0.9" (9.x); see rankmetrics.trec.conventions.REFERENCE_RULES.
+    recall_rank: str = "lround"
 
     # trec_eval's four kinds of ranked document, derived once per group of queries and
     # shared by every measure that asks (form_res_rels.c). They need judged, pooled and

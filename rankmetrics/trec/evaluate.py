@@ -64,6 +64,7 @@ def evaluate(
     score_precision: str = UNSET,
     judged_only: bool = UNSET,
     max_documents: int | None = UNSET,
+    reference: str = UNSET,
     like: str | None = None,
     conventions: Conventions | None = None,
 ) -> Evaluation:
@@ -150,12 +151,13 @@ def evaluate(
         Success/hit rate, hits, judged, RBP and the counts; any other metric,
         and ``max_documents`` (which would cut inside a tie group), is
         refused with a ValueError.
-    score_precision : {"float32", "float64"}, default "float32"
-        How precisely scores are compared when ranking. trec_eval (and so
-        pytrec_eval and ir_measures) keeps each score in a 32-bit float, about
-        7 significant digits: scores such as 0.123456789 and 0.123456788
-        become equal there and are ordered by the ``ties`` rule. ``"float32"`` does
-        the same; ``"float64"`` compares the scores as read (ranx's way).
+    score_precision : {"float32", "float64"}, default: as ``reference``
+        How precisely scores are compared when ranking. NIST trec_eval 10.0
+        reads each score as a C double (``"float64"``, also ranx's way);
+        trec_eval 9.x, and so pytrec_eval and ir_measures, keep it in a
+        32-bit float, about 7 significant digits: scores such as 0.123456789
+        and 0.123456788 become equal there and are ordered by the ``ties``
+        rule (``"float32"``).
     gain : {"linear", "exponential", "binary"}
         nDCG's gain function; see :func:`ndcg`.
     ideal : {"judged", "listed"}
@@ -186,6 +188,14 @@ def evaluate(
     max_documents : positive int, optional
         Keep only each query's first ``max_documents`` ranked documents
         (trec_eval's ``-M``), before ``judged_only`` drops any. Default: all.
+    reference : {"trec_eval-10", "trec_eval-9"}, default "trec_eval-10"
+        Which trec_eval's version-dependent rules to follow, all at once
+        (:data:`rankmetrics.trec.conventions.REFERENCE_RULES`): the scores'
+        precision (unless ``score_precision`` is given) and how
+        ``iprec_at_recall`` and ``11pt_avg`` turn a recall level r into a
+        number of relevant documents: ``lround(r * R)`` in 10.0,
+        ``int(r * R + 0.9)`` in 9.x. ``"trec_eval-9"`` reproduces
+        pytrec_eval and ir_measures.
     like : str, optional
         A preset (:data:`rankmetrics.trec.conventions.PRESETS`): defaults that
         reproduce a reference implementation. Arguments given explicitly
@@ -274,6 +284,7 @@ def evaluate(
         denominator=denominator,
         judged_only=judged_only,
         max_documents=max_documents,
+        reference=reference,
     )
     if chunk_queries is not None:
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
@@ -302,7 +313,7 @@ def evaluate_measures(
 
     def score(groups: files.Records) -> dict[str, np.ndarray]:
         ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
-        return _score(ranked, measures, c.relevance_level, c.gain, c.ideal, c.denominator)
+        return _score(ranked, measures, c)
 
     queries: list[str] = []
     parts: list[dict[str, np.ndarray]] = []
@@ -375,15 +386,9 @@ def _list(ids: Sequence[str], shown: int = 10) -> str:
     return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
 
 
-def _score(
-    ranked: ranking.Ranked,
-    measures: list[Measure],
-    level: float,
-    gain: str,
-    ideal: str,
-    denominator: str,
-) -> dict[str, np.ndarray]:
+def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> dict[str, np.ndarray]:
     """Every metric for a group of ranked queries: one value per query, by the metric's own hook."""
+    level = c.relevance_level
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     width = ranked.grades.shape[1]
     n_relevant, n_nonrelevant = judged_counts(ranked.judged_grades, level)
@@ -391,11 +396,11 @@ def _score(
         binary=(ranked.judged & (ranked.grades >= level)).astype(float),
         graded=np.clip(ranked.grades, 0.0, None),  # nDCG: raw grades, a negative one earns nothing
         # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
-        best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and ideal == "judged" else None,
+        best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and c.ideal == "judged" else None,
         n_relevant=n_relevant,
         n_retrieved=ranked.n_retrieved,
-        gain=gain,
-        denominator=denominator,
+        gain=c.gain,
+        denominator=c.denominator,
         judged=ranked.judged & (ranked.grades >= 0),
         pooled=ranked.judged,
         retrieved=np.arange(width) < ranked.n_retrieved[:, None],
@@ -403,6 +408,7 @@ def _score(
         judged_grades=ranked.judged_grades,
         tie_start=ranked.tie_start,
         tie_end=ranked.tie_end,
+        recall_rank=c.recall_rank,
     )
     return {m.name: _value(m, columns) for m in measures}
 

@@ -147,3 +147,22 @@ def test_the_reference_version_sets_score_precision_unless_it_is_given():
         ValueError, match="reference must be one of 'trec_eval-10', 'trec_eval-9'; got '9.0.8'"
     ):
         Conventions(reference="9.0.8")
+
+
+def test_recall_levels_become_ranks_by_the_reference_versions_rule():
+    # R = 4 (d is judged relevant but not retrieved); ranked grades 1 1 0 1: precision 1, 1, -, 3/4
+    # at the relevant ranks 1, 2 and 4. Recall 0.6 asks for lround(0.6 * 4) = lround(2.4) = 2
+    # relevant documents in trec_eval 10.0 (best precision from rank 2 on: 1.0), and for
+    # int(2.4 + 0.9) = 3 in 9.x (best from rank 4 on: 0.75).
+    qrels = {"q": {"a": 1, "b": 1, "c": 0, "e": 1, "d": 1}}
+    run = {"q": {"a": 0.9, "b": 0.8, "c": 0.7, "e": 0.6}}
+    ten = rm.evaluate(qrels, run, "iprec_at_recall_0.60")
+    nine = rm.evaluate(qrels, run, "iprec_at_recall_0.60", like="trec_eval-9")
+    assert (ten.value("iprec_at_recall_0.60", "q"), nine.value("iprec_at_recall_0.60", "q")) == (1.0, 0.75)
+    # 11pt_avg: level r asks for lround(4r) (10.0) or int(4r + 0.9) (9.x) relevant documents.
+    # 10.0: r = 0..0.1 -> 0, 0.2..0.3 -> 1, 0.4..0.6 -> 2 (all 1.0), 0.7..0.8 -> 3 (0.75), 0.9..1 -> 4 (0)
+    #       = (7 * 1 + 2 * 0.75) / 11.  9.x: r = 0 -> 0, 0.1..0.2 -> 1, 0.3..0.5 -> 2 (1.0),
+    #       0.6..0.7 -> 3 (0.75), 0.8..1 -> 4 (0) = (6 * 1 + 2 * 0.75) / 11.
+    assert rm.evaluate(qrels, run, "11pt_avg").summary["11pt_avg"] == pytest.approx(8.5 / 11, abs=1e-15)
+    nine_avg = rm.evaluate(qrels, run, "11pt_avg", like="trec_eval-9").summary["11pt_avg"]
+    assert nine_avg == pytest.approx(7.5 / 11, abs=1e-15)

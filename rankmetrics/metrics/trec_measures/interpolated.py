@@ -11,9 +11,13 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
+from ..._validation import check_choice
 from ._common import as_rows, parameter_numbers, per_query, required_level, trec_measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
+
+
+RECALL_RANKS = ("lround", "plus_0.9")
 
 
 def _lround(x: np.ndarray) -> np.ndarray:
@@ -22,12 +26,23 @@ def _lround(x: np.ndarray) -> np.ndarray:
     return np.where(x - low >= 0.5, low + 1, low)
 
 
-def interpolated_precision(relevant: Any, n_retrieved: Any, n_relevant: Any, recall: float) -> np.ndarray:
+def _needed(recall: float, n_relevant: np.ndarray, rule: str) -> np.ndarray:
+    """How many relevant documents a recall level asks for, by trec_eval 10.0's or 9.x's rule."""
+    if rule == "plus_0.9":  # trec_eval 9.x: (long) (r * R + 0.9), in doubles, in this order
+        return np.trunc(recall * n_relevant + 0.9)
+    return _lround(recall * n_relevant)
+
+
+def interpolated_precision(
+    relevant: Any, n_retrieved: Any, n_relevant: Any, recall: float, recall_rank: str = "lround"
+) -> np.ndarray:
     """Interpolated precision at a recall level: the best precision at or after reaching it.
 
     The recall level r becomes a number of relevant documents, c =
-    round(r * R) (halves rounded up, as trec_eval 10's ``lround``; version 9
-    and earlier used int(r * R + 0.9)). The value is the highest precision
+    round(r * R) (halves rounded up, as trec_eval 10's ``lround``; with
+    ``recall_rank="plus_0.9"``, int(r * R + 0.9) as trec_eval 9.x and so
+    pytrec_eval: at r = 0.15 and R = 2, 10.0 asks for round(0.3) = 0
+    relevant documents, 9.x for int(1.2) = 1). The value is the highest precision
     at any rank from the c-th relevant document to the end of the list (from
     rank 1 when c = 0), and 0 when fewer than c relevant documents were
     retrieved. These are the points of the recall-precision graph
@@ -41,6 +56,8 @@ def interpolated_precision(relevant: Any, n_retrieved: Any, n_relevant: Any, rec
         The length of each ranked list, and R.
     recall : float
         The recall level, 0.0 to 1.0.
+    recall_rank : {"lround", "plus_0.9"}, default "lround"
+        trec_eval 10.0's rule or 9.x's (see above).
 
     Returns
     -------
@@ -56,6 +73,9 @@ def interpolated_precision(relevant: Any, n_retrieved: Any, n_relevant: Any, rec
     >>> ranked = [[1, 0, 0, 1, 1]]  # precision 1, 1/2, 1/3, 1/2, 3/5 at ranks 1..5; R = 4
     >>> [float(interpolated_precision(ranked, [5], [4], r)[0]) for r in (0.0, 0.5, 0.75, 1.0)]
     [1.0, 0.6, 0.6, 0.0]
+    >>> # R = 2 (one relevant not retrieved), list [0, 1]: r = 0.15 asks for 0 (10.0) or 1 (9.x).
+    >>> [float(interpolated_precision([[0, 1]], [2], [2], 0.15, rule)[0]) for rule in ("lround", "plus_0.9")]
+    [0.5, 0.5]
     """
     rel = as_rows(relevant, bool)
     length = per_query(n_retrieved)
@@ -63,14 +83,18 @@ def interpolated_precision(relevant: Any, n_retrieved: Any, n_relevant: Any, rec
     found = np.cumsum(rel, axis=1)
     precision = np.where(ranks <= length[:, None], found / ranks, 0.0)
     best_from = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]  # best at this rank or later
-    needed = _lround(recall * per_query(n_relevant))
+    needed = _needed(recall, per_query(n_relevant), check_choice(recall_rank, "recall_rank", RECALL_RANKS))
     at = np.argmax(found >= np.maximum(needed, 1)[:, None], axis=1)  # rank of the needed-th relevant
     value = np.where(needed <= 0, best_from[:, 0], best_from[np.arange(rel.shape[0]), at])
     return np.where(needed > found[:, -1], 0.0, value)
 
 
 def eleven_point_average(
-    relevant: Any, n_retrieved: Any, n_relevant: Any, recalls: tuple[float, ...] = ELEVEN_POINTS
+    relevant: Any,
+    n_retrieved: Any,
+    n_relevant: Any,
+    recalls: tuple[float, ...] = ELEVEN_POINTS,
+    recall_rank: str = "lround",
 ) -> np.ndarray:
     """11-point average precision: the mean interpolated precision at recall 0.0, 0.1, ..., 1.0.
 
@@ -84,6 +108,8 @@ def eleven_point_average(
         As in :func:`interpolated_precision`.
     recalls : tuple of float
         The recall levels to average over.
+    recall_rank : {"lround", "plus_0.9"}, default "lround"
+        As in :func:`interpolated_precision`.
 
     Returns
     -------
@@ -102,7 +128,7 @@ def eleven_point_average(
     """
     total = np.zeros(as_rows(relevant).shape[0])
     for recall in sorted(recalls, reverse=True):  # trec_eval adds from the highest level down
-        total += interpolated_precision(relevant, n_retrieved, n_relevant, recall)
+        total += interpolated_precision(relevant, n_retrieved, n_relevant, recall, recall_rank)
     return total / len(recalls)
 
 
@@ -186,7 +212,7 @@ MEASURES = (
         "iprec",
         "재현율 수준에서의 보간 정밀도 (iprec_at_recall_0.10 등)",
         lambda c, k, level=None: interpolated_precision(
-            c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall")
+            c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
         ),
         parameter="level",
     ),
@@ -200,6 +226,7 @@ MEASURES = (
             c.n_retrieved,
             c.n_relevant,
             parameter_numbers(recalls, "11pt_avg", ELEVEN_POINTS, None),
+            c.recall_rank,
         ),
         parameter="numbers",
     ),
