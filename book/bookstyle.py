@@ -7,6 +7,8 @@ Python 3.12 removed).
 
 The chapters print their step tables (the by-hand calculations) with
 ``bookstyle.show_table``, so every table in the book lines up the same way.
+A glued number that a particle follows is glued together with its particle,
+chosen by ``bookstyle.with_particle`` ("0.80" + 로 → "0.80으로").
 """
 
 from __future__ import annotations
@@ -160,6 +162,11 @@ def with_particle(text: str, particle: str) -> str:
     (은, 이, 을, 과, 으로, 이다), no final consonant the second (는, 가, 를, 와, 로, 다);
     으로/로 counts a final ㄹ as none, so 일, 칠 and 팔 take 로. A fraction "1/3" is read
     삼분의 일 and ends like its numerator.
+
+    In a chapter, glue the number with its particle and write no particle after the role::
+
+        glue("rag_target_mean_ro", bookstyle.with_particle(f"{mean:.2f}", "로"), display=False)
+        평균은 {glue:text}`rag_target_mean_ro` 목표선에 걸립니다.
 
     Examples
     --------
