@@ -7,12 +7,15 @@ Python 3.12 removed).
 
 The chapters print their step tables (the by-hand calculations) with
 ``bookstyle.show_table``, so every table in the book lines up the same way.
+A glued number that a particle follows is glued together with its particle,
+chosen by ``bookstyle.with_particle`` ("0.80" + 로 → "0.80으로").
 """
 
 from __future__ import annotations
 
 import importlib.util
 import logging
+import re
 from pathlib import Path
 
 from rankmetrics.tables import text_table
@@ -109,3 +112,87 @@ def show_table(headers, rows, align: str | None = None) -> None:
         raise ValueError(f'align must give "<" or ">" for each of the {n_columns} columns; got {align!r}')
     sides = ["right" if side == ">" else "left" for side in align]
     print(text_table(cells[0], cells[1:], sides))
+
+
+# Korean particles after a number. A particle is chosen by the last syllable of the
+# word as it is *read*: "0.80" is read 영 점 팔 영 and ends in 영 (a final consonant),
+# so it takes 으로; "0.88" ends in 팔 (final ㄹ) and takes 로. Digits after the decimal
+# point are read one by one; the integer part is read as a number (10 십, 100 백,
+# 1,000,000 백만), and a % sign is read 퍼센트.
+_DIGIT_SYLLABLES = "영일이삼사오육칠팔구"
+_UNIT_SYLLABLES = {1: "십", 2: "백", 3: "천"}  # ten, hundred, thousand
+_MYRIAD_SYLLABLES = "만억조경"  # 10^4, 10^8, 10^12, 10^16
+# (form after a final consonant, form after a vowel); a form may carry a tail such as 는 or 도.
+_PARTICLE_PAIRS = [("으로", "로"), ("은", "는"), ("이", "가"), ("을", "를"), ("과", "와")]
+_FINAL_RIEUL = 8  # index of ㄹ among the final consonants of a Hangul syllable
+
+
+def _last_syllable_read(text: str) -> str:
+    """The last syllable of ``text`` as read aloud in Korean ("0.80" → "영", "1,000" → "천")."""
+    word = text.strip().replace(",", "")
+    if word.endswith("%"):
+        return "트"  # 퍼센트
+    if word and "가" <= word[-1] <= "힣":
+        return word[-1]
+    match = re.search(r"(\d+)(?:\.(\d+))?$", word)
+    if match is None:
+        raise ValueError(f"cannot tell how {text!r} ends when read in Korean")
+    fraction = re.search(r"(\d+)/\d+$", word)
+    if fraction is not None:
+        word = fraction.group(1)  # "1/3" is read 삼분의 일: the numerator comes last
+        match = re.search(r"(\d+)(?:\.(\d+))?$", word)
+    integer, decimals = match.groups()
+    if decimals:
+        return _DIGIT_SYLLABLES[int(decimals[-1])]
+    digits = integer.lstrip("0") or "0"
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if digits == "0" or zeros == 0:
+        return _DIGIT_SYLLABLES[int(digits[-1])]
+    if zeros < 4:
+        return _UNIT_SYLLABLES[zeros]
+    return _MYRIAD_SYLLABLES[min(zeros // 4, 4) - 1]
+
+
+def with_particle(text: str, particle: str) -> str:
+    """``text`` followed by the form of ``particle`` that fits how ``text`` is read in Korean.
+
+    Give the particle in either form (은 or 는, 이 or 가, 을 or 를, 과 or 와, 으로 or
+    로) with any tail (로는, 과도), or the copula (이다 or 다, 이고, 이며, 이면); the
+    right form is chosen from the last syllable of ``text`` as read aloud. A final consonant takes the first form
+    (은, 이, 을, 과, 으로, 이다), no final consonant the second (는, 가, 를, 와, 로, 다);
+    으로/로 counts a final ㄹ as none, so 일, 칠 and 팔 take 로. A fraction "1/3" is read
+    삼분의 일 and ends like its numerator.
+
+    In a chapter, glue the number with its particle and write no particle after the role::
+
+        glue("rag_target_mean_ro", bookstyle.with_particle(f"{mean:.2f}", "로"), display=False)
+        평균은 {glue:text}`rag_target_mean_ro` 목표선에 걸립니다.
+
+    Examples
+    --------
+    >>> with_particle("0.80", "로")
+    '0.80으로'
+    >>> with_particle("0.88", "으로")
+    '0.88로'
+    >>> with_particle("5.1", "는"), with_particle("4.2", "은")
+    ('5.1은', '4.2는')
+    >>> with_particle("0.906", "와"), with_particle("20%", "은"), with_particle("1,000,000", "를")
+    ('0.906과', '20%는', '1,000,000을')
+    """
+    if particle == "다" or (particle.startswith("이") and len(particle) > 1):
+        # the copula (이다, 이고, 이며, 이면): 이 after a final consonant, nothing after a vowel
+        after_consonant, after_vowel, tail = "이", "", particle.removeprefix("이")
+    else:
+        for after_consonant, after_vowel in _PARTICLE_PAIRS:
+            form = next((f for f in (after_consonant, after_vowel) if particle.startswith(f)), None)
+            if form is not None:
+                tail = particle[len(form) :]
+                break
+        else:
+            raise ValueError(f"{particle!r} is not a particle that changes with the word before it")
+    final = (ord(_last_syllable_read(text)) - ord("가")) % 28
+    if after_consonant == "으로":
+        takes_consonant_form = final not in (0, _FINAL_RIEUL)
+    else:
+        takes_consonant_form = final != 0
+    return text + (after_consonant if takes_consonant_form else after_vowel) + tail
