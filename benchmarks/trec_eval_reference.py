@@ -240,6 +240,45 @@ DIFFERENCES: dict[str, dict] = {
         "but rbp_resid_p=0.5 keeps the fake document's residual: only the name 'rbp_resid' is zeroed.",
         "commit": "3d6be10",
     },
+    "judged_only_nothing_judged": {
+        "files": {"j.qrels": "q1 0 d1 1\nq2 0 d2 1\n", "j.run": "q1 Q0 d9 1 1 r\nq2 Q0 d2 1 1 r\n"},
+        "args": [
+            "-q",
+            "-J",
+            "-m",
+            "iprec_at_recall.0,0.5",
+            "-m",
+            "11pt_avg",
+            "-m",
+            "map",
+            "{dir}/j.qrels",
+            "{dir}/j.run",
+        ],
+        "v9": "With -J, a query none of whose retrieved documents is judged has iprec_at_recall_0.00 = "
+        "0/0, printed -nan, and so 11pt_avg and both 'all' lines are -nan.",
+        "v10": "Unchanged (the same -nan lines).",
+        "commit": "none (checked: not a difference)",
+    },
+    "complete_judged_only_nan": {
+        "files": {},
+        "args": [
+            "-c",
+            "-q",
+            "-J",
+            "-m",
+            "iprec_at_recall.0,0.5",
+            "-m",
+            "11pt_avg",
+            "-m",
+            "map",
+            "{dir}/miss.qrels",
+            "{dir}/miss.run",
+        ],
+        "v9": "q2 (judged, not in the run) counts 0 in the 'all' lines: iprec_at_recall_0.00 = 0.6667.",
+        "v10": "q2's fake document is unjudged, -J removes it, and q2 becomes the -nan case above: "
+        "iprec_at_recall_0.00 and 11pt_avg are -nan for q2 and for 'all'.",
+        "commit": "72d786a, 3d6be10",
+    },
     "all_trec_new_measures": {
         "files": {
             "base.qrels": "q1 0 d1 1\nq1 0 d2 0\nq1 0 d4 2\n",
