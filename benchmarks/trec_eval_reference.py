@@ -442,6 +442,7 @@ def combinations() -> dict[str, dict]:
         cases[f"{name}_q_all_trec"] = {"args": ["-q", "-m", "all_trec", qrels, run]}
         cases[f"{name}_c_q_all_trec"] = {"args": ["-c", "-q", "-m", "all_trec", qrels, run]}
         cases[f"{name}_q_l2_all_trec"] = {"args": ["-q", "-l2", "-m", "all_trec", qrels, run]}
+        cases[f"{name}_c_q_l2_all_trec"] = {"args": ["-c", "-q", "-l2", "-m", "all_trec", qrels, run]}
         cases[f"{name}_c_q_J_all_trec"] = {"args": ["-c", "-q", "-J", "-m", "all_trec", qrels, run]}
         cases[f"{name}_c_q_M5"] = {
             "args": ["-c", "-q", "-M", "5", "-m", "P.1,2,5", "-m", "map", "-m", "ndcg_cut.3", qrels, run]

@@ -46,6 +46,10 @@ _NAN = (
     "trec_eval (9.x and 10.0), printed -nan, and so 11pt_avg and their 'all' lines; the package gives 0"
 )
 _NAN_C = _NAN + " (with -c -J a judged query missing from the run is such a query in 10.0)"
+_NUM_REL_C = (
+    "-c: trec_eval's 'all' num_rel counts every grade > 0 of the whole qrels whatever -l says "
+    "(m_num_rel.c, 9.x and 10.0); the package sums the per-query num_rel at the -l level"
+)
 _DCG = "trec_eval 10.0's dcg and ideal_dcg measures (not in all_trec) are not in the package"
 KNOWN: dict[tuple[str, str], str] = {
     **{
@@ -64,6 +68,7 @@ KNOWN: dict[tuple[str, str], str] = {
     ("dcg_measures", "ideal_dcg"): _DCG,
 }
 KNOWN_ALL: dict[tuple[str, str], str] = {
+    **{(f"adv{i}_c_q_l2_all_trec", "num_rel"): _NUM_REL_C for i in (1, 2, 3)},
     **{
         (case, m): _NAN
         for case in ("adv2_c_q_J_all_trec", "adv3_c_q_J_all_trec")
