@@ -389,6 +389,79 @@ DIFFERENCES: dict[str, dict] = {
     },
 }
 
+# ---------------------------------------------------------------- 10.0's reading, flags and errors
+
+# Not differences between the versions: what a drop-in must do the same way. {dir} is HERE.
+EDGES: dict[str, dict] = {
+    "options_after_files": {"args": ["{dir}/base.qrels", "{dir}/base.run", "-q", "-m", "num_ret"]},
+    "improper_parameter": {"args": ["-m", "P.", "{dir}/base.qrels", "{dir}/base.run"]},
+    "illegal_measure_with_parameters": {
+        "args": ["-m", "P.5", "-m", "no_such.5", "{dir}/base.qrels", "{dir}/base.run"]
+    },
+    "parameters_of_plain_measure": {
+        "args": ["-q", "-m", "map.5", "-m", "Rprec.2", "{dir}/base.qrels", "{dir}/base.run"]
+    },
+    "duplicate_cutoffs": {"args": ["-m", "P.10,5,10", "{dir}/base.qrels", "{dir}/base.run"]},
+    "zero_cutoff": {"args": ["-m", "P.0,5", "{dir}/base.qrels", "{dir}/base.run"]},
+    "unsorted_cutoffs": {
+        "args": [
+            "-q",
+            "-m",
+            "P.20,1,3",
+            "-m",
+            "iprec_at_recall.0.9,0.25",
+            "{dir}/base.qrels",
+            "{dir}/base.run",
+        ]
+    },
+    "max_zero": {
+        "args": [
+            "-M",
+            "0",
+            "-q",
+            "-m",
+            "map",
+            "-m",
+            "num_ret",
+            "-m",
+            "P.5",
+            "{dir}/base.qrels",
+            "{dir}/base.run",
+        ]
+    },
+    "level_not_a_number": {
+        "args": ["-q", "-l", "x", "-m", "map", "-m", "num_rel", "{dir}/atof.qrels", "{dir}/atof.run"]
+    },
+    "atof_atol": {
+        "files": {
+            "atof.qrels": "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1x\nq1 0 d5 2\nq1 0 d6 +3\nq1 0 d7 -1\nq1 0 d8 0\n",
+            "atof.run": "q1 Q0 d1 1 abc r\nq1 Q0 d2 2 0x10 r\nq1 Q0 d3 3 1e400 r\nq1 Q0 d4 4 5abc r\n"
+            "q1 Q0 d5 5 +.5 r\nq1 Q0 d6 6 .5e1x r\nq1 Q0 d7 7 -1e400 r\nq1 Q0 d8 8 0x1p-2 r\n",
+        },
+        "args": ["-q", "-m", "relstring.8", "-m", "map", "-m", "ndcg", "{dir}/atof.qrels", "{dir}/atof.run"],
+    },
+    "run_duplicate_docno": {
+        "files": {"dup.run": "q1 Q0 d1 1 3 r\nq1 Q0 d1 2 2 r\n"},
+        "args": ["-q", "-m", "num_ret", "{dir}/base.qrels", "{dir}/dup.run"],
+    },
+    "qrels_duplicate_docno": {
+        "files": {"dup.qrels": "q1 0 d1 1\nq1 0 d1 0\nq1 0 d2 0\n"},
+        "args": ["-q", "-m", "num_rel", "{dir}/dup.qrels", "{dir}/base.run"],
+    },
+    "run_short_line": {
+        "files": {"short.run": "q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2\n"},
+        "args": ["-m", "num_ret", "{dir}/base.qrels", "{dir}/short.run"],
+    },
+    "empty_qrels": {"files": {"empty.qrels": ""}, "args": ["{dir}/empty.qrels", "{dir}/base.run"]},
+    "crlf_and_tabs": {
+        "files": {
+            "crlf.qrels": "q1\t0\td1\t1\r\nq1 0  d2 0\r\n",
+            "crlf.run": "q1\tQ0\td1\t1\t3\tr\r\n  q1 Q0 d2 2 2 r extra fields\r\n",
+        },
+        "args": ["-q", "-m", "map", "-m", "num_ret", "-m", "runid", "{dir}/crlf.qrels", "{dir}/crlf.run"],
+    },
+}
+
 # ---------------------------------------------------------------- flag combinations
 
 Q, QL, RUN = f"{NIST}/qrels.test", f"{NIST}/qrels.rel_level", f"{NIST}/results.test"
@@ -574,13 +647,13 @@ def main(argv: list[str] | None = None) -> int:
         qrels, run = adversarial(seed, missing=missing)
         (OUT / f"{name}.qrels").write_text(qrels, encoding="utf-8")
         (OUT / f"{name}.run").write_text(run, encoding="utf-8")
-    for diff in DIFFERENCES.values():
-        for file, text in diff["files"].items():
+    for diff in [*DIFFERENCES.values(), *EDGES.values()]:
+        for file, text in diff.get("files", {}).items():
             (OUT / file).write_text(text, encoding="utf-8")
 
     version = version_text(binary)
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    cases = {**combinations(), **DIFFERENCES}
+    cases = {**combinations(), **EDGES, **DIFFERENCES}
     index = {name: record(binary, name, case, "outputs") for name, case in cases.items()}
     index9: dict = {}
     version9 = None

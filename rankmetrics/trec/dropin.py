@@ -188,14 +188,33 @@ def _atol(text: str) -> int:
 
 
 _FLOAT = re.compile(
-    r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf(?:inity)?|nan))",
+    r"[ \t\n\v\f\r]*(?:(?P<hex>[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)"
+    r"|(?P<decimal>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf(?:inity)?|nan)))",
     re.IGNORECASE,
 )
 
 
 def _atof(text: str) -> float:
+    """C's atof (strtod): the longest number at the start, hexadecimal too; 0.0 if none."""
     match = _FLOAT.match(text)
-    return float(match.group(1)) if match else 0.0
+    if match is None:
+        return 0.0
+    if match["hex"]:
+        number = match["hex"]
+        return float.fromhex(number if "p" in number.lower() else number + "p0")
+    return float(match["decimal"])
+
+
+def _finite(scores: dict[str, float]) -> dict[str, float]:
+    """Scores with the same order and ties, all finite: a score of ±inf becomes a rank.
+
+    trec_eval orders by score only (then by docno), so each distinct score can be
+    replaced by its rank among the query's distinct scores without changing any value.
+    """
+    if all(math.isfinite(score) for score in scores.values()):
+        return scores
+    rank = {score: float(i) for i, score in enumerate(sorted(set(scores.values())))}
+    return {docno: rank[score] for docno, score in scores.items()}
 
 
 _SPACE = " \t\n\v\f\r"  # C's isspace; str.split() would also split on Unicode spaces
@@ -276,6 +295,8 @@ def read_run(path: str, stdin: IO[str] | None) -> tuple[dict[str, dict[str, floa
         if docno in scores:
             duplicates.setdefault(qid, docno)
         scores[docno] = _atof(score)
+        if math.isnan(scores[docno]):  # trec_eval's sort is undefined then
+            raise _Stop(2, f"trec_eval (rankmetrics): line {parsed}: a score of nan cannot be ranked\n")
     return run, tag, duplicates
 
 
@@ -306,7 +327,10 @@ def measure_names(specs: list[str]) -> list[tuple[str, list[str]]]:
                 read = _atol if kind == "long" else _atof
                 values = sorted(read(part) for part in given.split(","))
                 if kind == "long" and values[0] <= 0:
-                    raise _Stop(2, f"trec_eval: Cannot initialize measure '{name}'\n")
+                    raise _Stop(
+                        2,
+                        f"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure '{name}'\n",
+                    )
                 if len(set(values)) != len(values):
                     raise _Stop(
                         2,
@@ -370,8 +394,11 @@ def run_trec_eval(
             break
         scored.append(qid)
     fakes = {qid for qid in scored if qid not in run}
-    rankings = {qid: run[qid] for qid in scored if qid in run}
+    rankings = {qid: _finite(run[qid]) for qid in scored if qid in run}
     rankings.update({qid: {FAKE_DOCNO: 1.0} for qid in fakes})
+    depth = options["max_documents"]
+    if depth is not None and depth <= 0:  # -M 0: nothing retrieved, every query scored on an empty list
+        rankings, depth = {}, None
 
     per_query: dict[str, dict[str, Any]] = {qid: {} for qid in scored}
     summary: dict[str, Any] = {}
@@ -385,7 +412,8 @@ def run_trec_eval(
                 relevance_level=options["level"],
                 score_precision="float64",
                 judged_only=options["judged_only"],
-                max_documents=options["max_documents"],
+                max_documents=depth,
+                missing="zero",  # only with -M 0: every query here has a ranking otherwise
             )
         for name in computed:
             values = result.per_query[name]
@@ -492,8 +520,6 @@ def main(
                 options["judged_only"] = True
             elif flag == "-M":
                 options["max_documents"] = _atol(value)
-                if options["max_documents"] <= 0:
-                    raise _Stop(1, "trec_eval (rankmetrics): -M must be a positive number of documents\n")
             elif flag == "-R":
                 options["rel_format"] = value
             elif flag == "-T":

@@ -85,11 +85,23 @@ KNOWN_ALL: dict[tuple[str, str], str] = {
 }
 
 
+# Cases whose input rm.evaluate refuses on purpose, where trec_eval reads anything: C's atol
+# and atof (grade "1x" is 1, score "1e400" is inf, "-l x" is level 0) and -M 0. The drop-in
+# (rankmetrics.trec.dropin, tests/package/test_dropin.py) reads them as trec_eval does.
+REFUSED = {
+    "atof_atol": "the relevance must be a decimal number",
+    "level_not_a_number": "relevance_level must be a finite number",
+    "max_zero": "max_documents must be a positive integer",
+}
+
+
 def _cases(per_query: bool) -> list[str]:
     """The cases to compare: those that printed values and exited 0 (with -q, for per_query)."""
     chosen = []
     for name, case in INDEX["cases"].items():
         if case["exit_code"] != 0 or case.get("undefined") or case["args"] in (["-h"], ["-v"]):
+            continue
+        if name in REFUSED:
             continue
         queries = "-q" in case["args"] or "--query_eval_wanted" in case["args"]
         summary = "-n" not in case["args"]
@@ -113,7 +125,7 @@ def options(args: list[str], stdin: str | None = None) -> tuple[dict, list[str]]
             keywords["judged_only"] = True
         elif arg.startswith("-l") or long == "--level_for_rel":
             text = value if long == "--level_for_rel" else (arg[2:] or next(given))
-            keywords["relevance_level"] = int(text)
+            keywords["relevance_level"] = int(text) if text.isdigit() else text
         elif arg.startswith("-M"):
             keywords["max_documents"] = int(arg[2:] or next(given))
         elif arg in ("-m", "-N", "-R", "-T"):
@@ -223,11 +235,19 @@ def test_known_difference(case, name, per_query):
     assert name not in differences(case, per_query)
 
 
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_evaluate_refuses_what_only_trec_eval_reads(case):
+    keywords, (qrels, run) = options(INDEX["cases"][case]["args"], INDEX["cases"][case]["stdin"])
+    with pytest.raises(ValueError, match=REFUSED[case]):
+        rm.evaluate(ROOT / qrels, ROOT / run, "map", **keywords)
+
+
 def test_every_case_with_queries_is_compared():
     # A -q case that stopped (exit 4 for a missing query) or crashed is not compared; the others are.
     compared = set(_cases(per_query=True))
     with_queries = {n for n, c in INDEX["cases"].items() if "-q" in c["args"] and c["exit_code"] == 0}
-    assert with_queries - compared == {n for n in with_queries if INDEX["cases"][n].get("undefined")}
+    left_out = {n for n in with_queries if INDEX["cases"][n].get("undefined") or n in REFUSED}
+    assert with_queries - compared == left_out
     assert len(compared) >= 12
     assert set(compared) & set(_cases(per_query=False))  # and the 'all' lines of most of them
 
