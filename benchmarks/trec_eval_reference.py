@@ -312,6 +312,14 @@ DIFFERENCES: dict[str, dict] = {
         "v10": "A results file name starting with '-' means standard input.",
         "commit": "1a15617",
     },
+    "run_name_starting_with_dash": {
+        "files": {},
+        "args": ["-q", "-m", "num_ret", "{dir}/base.qrels", "--", "-no-such-file"],
+        "stdin": "{dir}/base.run",
+        "v9": "'-no-such-file' is a file name: Cannot read results file, exit 2.",
+        "v10": "Any results file name starting with '-' (here after '--') is read from standard input.",
+        "commit": "1a15617",
+    },
     "qrels_comment": {
         "files": {"c1.qrels": "# judgements\nq1 0 d1 1\nq1 0 d2 0\nq1 0 d4 2\n"},
         "args": ["-q", "-m", "num_rel", "-m", "map", "{dir}/c1.qrels", "{dir}/base.run"],

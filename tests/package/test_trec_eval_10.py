@@ -117,9 +117,12 @@ def options(args: list[str], stdin: str | None = None) -> tuple[dict, list[str]]
     given = iter(args)
     for arg in given:
         long, _, value = arg.partition("=")
+        if arg == "--":  # the rest are files; one starting with '-' is the standard input
+            files += [stdin if rest.startswith("-") else rest for rest in given]
+            break
         if arg in ("-q", "-n", "--query_eval_wanted", "--nosummary"):
-            continue
-        if arg in ("-c", "--complete_rel_info_wanted"):
+            pass  # what is printed, not how it is computed
+        elif arg in ("-c", "--complete_rel_info_wanted"):
             keywords["missing"] = "zero"
         elif arg in ("-J", "--Judged_docs_only"):
             keywords["judged_only"] = True
@@ -131,7 +134,7 @@ def options(args: list[str], stdin: str | None = None) -> tuple[dict, list[str]]
         elif arg in ("-m", "-N", "-R", "-T"):
             next(given)  # the measures come from the output; -N, -R, -T change nothing here
         elif arg.startswith(("--measure", "-m")):
-            continue
+            pass
         elif arg == "-":
             files.append(stdin)
         else:
@@ -254,3 +257,33 @@ def test_every_case_with_queries_is_compared():
 
 def test_reference_is_trec_eval_10():
     assert re.fullmatch(r"trec_eval version 10\.0(-rc3)?", INDEX["trec_eval_version"])
+
+
+# What evaluate's defaults do differently from trec_eval 10.0 (the tests above pass the
+# conventions explicitly): strict xfails until the defaults follow 10.0.
+@pytest.mark.xfail(
+    strict=True,
+    reason="evaluate's default score_precision is 'float32' (trec_eval 9.x); 10.0 compares doubles",
+)
+def test_default_scores_are_doubles_as_in_trec_eval_10():
+    case = INDEX["cases"]["double_scores"]
+    _, (qrels, run) = options(case["args"])
+    result = rm.evaluate(ROOT / qrels, ROOT / run, ["P_1", "map"])
+    assert {name: trec_text(name, result.value(name, "q1")) for name in ("P_1", "map")} == {
+        name: by_qid["q1"] for name, by_qid in printed("double_scores").items()
+    }
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="evaluate's default missing='skip' warns and skips a judged query absent from the run "
+    "(trec_eval 9.x); trec_eval 10.0 stops with exit 4 unless -c is given",
+)
+def test_default_refuses_a_judged_query_missing_from_the_run():
+    case = INDEX["cases"]["missing_query_exit_4"]
+    assert case["exit_code"] == 4
+    _, (qrels, run) = options(case["args"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="q2"):
+            rm.evaluate(ROOT / qrels, ROOT / run, ["map"])
