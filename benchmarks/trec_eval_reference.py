@@ -279,6 +279,17 @@ DIFFERENCES: dict[str, dict] = {
         "iprec_at_recall_0.00 and 11pt_avg are -nan for q2 and for 'all'.",
         "commit": "72d786a, 3d6be10",
     },
+    "complete_num_rel_ignores_level": {
+        "files": {
+            "lvl.qrels": "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\n",
+            "lvl.run": "q1 Q0 d2 1 2 r\nq1 Q0 d1 2 1 r\n",
+        },
+        "args": ["-c", "-q", "-l2", "-m", "num_rel", "-m", "num_rel_ret", "{dir}/lvl.qrels", "{dir}/lvl.run"],
+        "v9": "With -c the 'all' line of num_rel counts every grade > 0 in the qrels, whatever -l says "
+        "(m_num_rel.c): q1 has num_rel 1 at -l2, 'all' says 2.",
+        "v10": "Unchanged.",
+        "commit": "none (checked: not a difference)",
+    },
     "all_trec_new_measures": {
         "files": {
             "base.qrels": "q1 0 d1 1\nq1 0 d2 0\nq1 0 d4 2\n",

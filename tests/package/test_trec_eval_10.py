@@ -69,6 +69,7 @@ KNOWN: dict[tuple[str, str], str] = {
 }
 KNOWN_ALL: dict[tuple[str, str], str] = {
     **{(f"adv{i}_c_q_l2_all_trec", "num_rel"): _NUM_REL_C for i in (1, 2, 3)},
+    ("complete_num_rel_ignores_level", "num_rel"): _NUM_REL_C,
     **{
         (case, m): _NAN
         for case in ("adv2_c_q_J_all_trec", "adv3_c_q_J_all_trec")
