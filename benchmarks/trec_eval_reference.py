@@ -619,16 +619,24 @@ def markdown(version: str, date: str, index: dict, index9: dict, version9: str |
     for i, (name, diff) in enumerate(DIFFERENCES.items(), 1):
         out.append(
             f"| {i} | {name.replace('_', ' ')} | {diff['v9']} | {diff['v10']} | {diff['commit']} | "
-            f"[`{name}`](#{name.replace('_', '-').lower()}) |".replace("\n", " ")
+            f"[`{name}`](#{name.lower()}) |".replace("\n", " ")
         )
     out += ["", "## The cases", ""]
+    shown: dict[str, str] = {}  # input file: the case that showed it first
     for name, diff in DIFFERENCES.items():
         entry = index[name]
         command = "trec_eval " + " ".join(entry["args"])
         if entry["stdin"]:
             command += f" < {entry['stdin']}"
         out += [f"### {name}", "", "```", command, "```", ""]
-        for file, text in diff["files"].items():
+        for file in [
+            Path(a).name for a in [*entry["args"], entry["stdin"] or ""] if a.startswith(HERE + "/")
+        ]:
+            if file in shown:
+                out += [f"`{file}`: as in [`{shown[file]}`](#{shown[file].lower()}).", ""]
+                continue
+            shown[file] = name
+            text = (OUT / file).read_text(encoding="utf-8")
             out += [f"`{file}`:", "", "```", text.rstrip("\n"), "```", ""]
         for label, found in (("trec_eval 10.0", entry), ("trec_eval 9.x", index9.get(name))):
             if found is None:
