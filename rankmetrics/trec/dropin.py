@@ -305,7 +305,18 @@ def _cutoff_name(name: str, kind: str, value: float) -> str:
 
 
 def measure_names(specs: list[str]) -> list[tuple[str, list[str]]]:
-    """The requested measures in trec_eval's table order, each with the names it prints."""
+    """The requested measures in trec_eval's table order, each with the names it prints.
+
+    ``specs`` are the values of trec_eval's ``-m`` options. Cutoffs are sorted;
+    for a measure given twice, the first ``-m`` with parameters decides.
+
+    Examples
+    --------
+    >>> measure_names(["P.10,5", "map", "P.20"])
+    [('map', ['map']), ('P', ['P_5', 'P_10'])]
+    >>> measure_names(["iprec_at_recall.0.5", "utility.1,-1,0,0"])
+    [('iprec_at_recall', ['iprec_at_recall_0.50']), ('utility', ['utility_1,-1,0,0'])]
+    """
     marked: set[str] = set()
     parameters: dict[str, str] = {}
     for spec in specs:

@@ -86,16 +86,32 @@ def test_usage_goes_to_stderr_with_exit_1():
     assert stderr.startswith("Usage: trec_eval")
 
 
-def test_illegal_measure_is_named_without_its_parameters():
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = dropin.main(["-m", "P.5", "-m", "no_such.5", "a", "b"], stdout, stderr)
-    assert (code, stdout.getvalue(), stderr.getvalue()) == (1, "", "trec_eval: illegal measure 'no_such'\n")
+def _printed_names(name: str) -> list[str]:
+    """The measure names of a recorded output, in the order trec_eval printed them first."""
+    text = (DATA / INDEX["cases"][name]["stdout"]).read_text(encoding="utf-8")
+    return list(dict.fromkeys(line.split("\t")[0].strip() for line in text.splitlines()))
 
 
-def test_first_parameters_of_a_measure_win():
-    # trec_eval -m P.5 -m P.10 prints only P_5 (the first -m with parameters), as recorded.
-    assert [names for _, names in dropin.measure_names(["P.5", "P.10"])] == [["P_5"]]
-    assert dropin.measure_names(["ndcg_cut.20,3", "map"]) == [
-        ("map", ["map"]),
-        ("ndcg_cut", ["ndcg_cut_3", "ndcg_cut_20"]),
+def _measure_cases() -> list[str]:
+    return [
+        name
+        for name, case in INDEX["cases"].items()
+        if case["exit_code"] == 0
+        and "-q" in case["args"]
+        and "-n" not in case["args"]
+        and not case.get("undefined")
     ]
+
+
+@pytest.mark.parametrize("name", _measure_cases())
+def test_measure_names_in_trec_eval_order(name):
+    # The names that the -m options print, in trec_eval's table order (the first -m with
+    # parameters wins, cutoffs sorted): the first query's lines, then the summary-only names.
+    args = INDEX["cases"][name]["args"]
+    specs = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == "-m"]
+    specs += [arg.partition("=")[2] for arg in args if arg.startswith("--measure=")]
+    names = [n for _, printed in dropin.measure_names(specs or ["official"]) for n in printed]
+    summary_only = {"runid", "num_q", "gm_map", "gm_bpref"}  # printed only in the 'all' lines
+    recorded = _printed_names(name)
+    assert [n for n in names if n not in summary_only] == [n for n in recorded if n not in summary_only]
+    assert set(names) == set(recorded)
