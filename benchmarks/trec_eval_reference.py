@@ -411,7 +411,30 @@ DIFFERENCES: dict[str, dict] = {
 # ---------------------------------------------------------------- 10.0's reading, flags and errors
 
 # Not differences between the versions: what a drop-in must do the same way. {dir} is HERE.
+_SUM1, _SUM2 = adversarial(1042, missing=True), adversarial(1017, missing=False)
 EDGES: dict[str, dict] = {
+    # Found by comparing many random pairs: trec_eval adds values one at a time, in order (a
+    # query's AP over the ranks, the 'all' mean over the queries), and on a value that lies
+    # this close to a 4-decimal boundary another order of summation prints a different digit.
+    "summation_order_mean": {
+        "files": {"sum1.qrels": _SUM1[0], "sum1.run": _SUM1[1]},
+        "args": ["-c", "-q", "-m", "P.1000", "{dir}/sum1.qrels", "{dir}/sum1.run"],
+    },
+    "summation_order_ap": {
+        "files": {"sum2.qrels": _SUM2[0], "sum2.run": _SUM2[1]},
+        "args": [
+            "-c",
+            "-q",
+            "-J",
+            "-l3",
+            "-m",
+            "map",
+            "-m",
+            "map_cut.20,30,100",
+            "{dir}/sum2.qrels",
+            "{dir}/sum2.run",
+        ],
+    },
     "options_after_files": {"args": ["{dir}/base.qrels", "{dir}/base.run", "-q", "-m", "num_ret"]},
     "improper_parameter": {"args": ["-m", "P.", "{dir}/base.qrels", "{dir}/base.run"]},
     "illegal_measure_with_parameters": {
