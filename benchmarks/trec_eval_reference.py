@@ -113,6 +113,17 @@ ADVERSARIAL = {"adv1": (101, False), "adv2": (202, False), "adv3": (303, True)}
 
 # ---------------------------------------------------------------- differences 9.x -> 10.0
 
+
+def _one_query(pair: tuple[str, str], qid: str) -> tuple[str, str]:
+    qrels, run = pair
+    return (
+        "".join(line + "\n" for line in qrels.splitlines() if line.split(" ")[0] == qid),
+        "".join(line + "\n" for line in run.splitlines() if line.split("\t")[0] == qid),
+    )
+
+
+_RBP = _one_query(adversarial(5059, missing=False), "514")  # found by random comparison
+
 # name: files, args, what 9.x does, what 10.0 does, commit(s). {dir} is HERE.
 DIFFERENCES: dict[str, dict] = {
     "double_scores": {
@@ -313,6 +324,23 @@ DIFFERENCES: dict[str, dict] = {
         "v9": "illegal measure 'dcg', exit 1.",
         "v10": "ndcg with a gain map together with dcg crashes (segmentation fault).",
         "commit": "4f45926 with 2b0beb7",
+        "undefined": True,
+    },
+    "rbp_gains_alone": {
+        "files": {"rbp.qrels": _RBP[0], "rbp.run": _RBP[1]},
+        "args": ["-q", "-m", "rbp.p=0.6,2=3", "{dir}/rbp.qrels", "{dir}/rbp.run"],
+        "v9": "No rbp.",
+        "v10": "m_rbp.c rescales the gains to [0, 1] with a min and max that are never initialised: "
+        "the value depends on what the stack held (undefined behaviour). Alone: one value ...",
+        "commit": "6cb7ef3",
+        "undefined": True,
+    },
+    "rbp_gains_after_ndcg": {
+        "files": {},
+        "args": ["-q", "-m", "ndcg.1=2,2=5,3=1", "-m", "rbp.p=0.6,2=3", "{dir}/rbp.qrels", "{dir}/rbp.run"],
+        "v9": "No rbp.",
+        "v10": "... and after ndcg with gains was computed, another value for the same query.",
+        "commit": "6cb7ef3",
         "undefined": True,
     },
     "run_from_stdin": {
