@@ -440,6 +440,7 @@ DIFFERENCES: dict[str, dict] = {
 
 # Not differences between the versions: what a drop-in must do the same way. {dir} is HERE.
 _SUM1, _SUM2 = adversarial(1042, missing=True), adversarial(1017, missing=False)
+_SUM3 = _one_query(adversarial(5064, missing=True), "249")
 EDGES: dict[str, dict] = {
     # Found by comparing many random pairs: trec_eval adds values one at a time, in order (a
     # query's AP over the ranks, the 'all' mean over the queries), and on a value that lies
@@ -462,6 +463,10 @@ EDGES: dict[str, dict] = {
             "{dir}/sum2.qrels",
             "{dir}/sum2.run",
         ],
+    },
+    "summation_order_bpref": {
+        "files": {"sum3.qrels": _SUM3[0], "sum3.run": _SUM3[1]},
+        "args": ["-q", "-J", "-m", "bpref", "{dir}/sum3.qrels", "{dir}/sum3.run"],
     },
     "options_after_files": {"args": ["{dir}/base.qrels", "{dir}/base.run", "-q", "-m", "num_ret"]},
     "improper_parameter": {"args": ["-m", "P.", "{dir}/base.qrels", "{dir}/base.run"]},
