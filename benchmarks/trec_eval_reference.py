@@ -666,6 +666,10 @@ def markdown(version: str, date: str, index: dict, index9: dict, version9: str |
         "(0e041ae), Windows builds and the preference formats change no output of the",
         "`qrels`/`trec_results` formats and are left out.",
         "",
+        "A row whose commit is 'none' was checked and does not differ; a row of undefined",
+        "behaviour (a crash, or a value that depends on uninitialised memory) is a trec_eval bug,",
+        "not a reference: index.json marks it `undefined` and no test compares it.",
+        "",
         f"- trec_eval 10.0: `{version}`; recorded {date}.",
         f"- trec_eval 9.x: `{version9}`." if version9 else "- trec_eval 9.x: not run (prose only).",
         "",
@@ -712,6 +716,19 @@ def markdown(version: str, date: str, index: dict, index9: dict, version9: str |
                 "```",
                 "",
             ]
+    out += [
+        "## Other recorded cases",
+        "",
+        "Not differences between the versions, but how trec_eval 10.0 reads files and flags and",
+        "where it stops (outputs in `outputs/`, listed in index.json):",
+        "",
+        "| case | command | exit code |",
+        "|---|---|---|",
+    ]
+    for name in EDGES:
+        entry = index[name]
+        out.append(f"| `{name}` | `trec_eval {' '.join(entry['args'])}` | {entry['exit_code']} |")
+    out.append("")
     return "\n".join(out)
 
 
