@@ -20,7 +20,11 @@ The inputs are
   double tells apart (0.123456789 and 0.123456788), grades -1..3, docnos shared
   by several queries and non-ASCII docnos, the queries of a run interleaved,
   '#' comment lines where trec_eval 10.0 skips them, run queries without
-  judgements, and in adv3 judged queries the run does not contain;
+  judgements, and in adv3 judged queries the run does not contain; and four
+  more pairs from the same generator (sum1..sum3, rbp: one query each, or a
+  whole pair), found by comparing rankmetrics with trec_eval on many seeds, where
+  the order of summation or trec_eval's rbp changes a printed value;
+* small files for how trec_eval 10.0 reads files and flags (EDGES below);
 * the tiny files of tests/data/trec_eval_10/VERSION_DIFFERENCES.md, one
   difference between trec_eval 9.x and 10.0 each (written from DIFFERENCES
   below). That Markdown file is written too, with the outputs pasted in.
