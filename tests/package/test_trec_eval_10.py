@@ -238,7 +238,11 @@ def test_summary_matches_trec_eval_10(case):
 def _known(known: dict, per_query: bool) -> list:
     return [
         pytest.param(
-            case, name, per_query, marks=pytest.mark.xfail(strict=True, reason=reason), id=f"{case}-{name}"
+            case,
+            name,
+            per_query,
+            marks=pytest.mark.xfail(strict=True, reason=reason),
+            id=f"{case}-{name}-{'queries' if per_query else 'all'}",
         )
         for (case, name), reason in known.items()
     ]
