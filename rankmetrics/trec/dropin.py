@@ -33,8 +33,8 @@ Not supported: ``-Z`` (z-scores), ``-R``/``-T`` formats other than ``qrels`` and
 ``trec_results``, the preference measures, ``dcg`` and ``ideal_dcg``; ``-h``
 prints this module's own help, ``-v`` its own version line; ``-D`` and ``-o`` are
 accepted and ignored. Where trec_eval 10.0 prints ``-nan`` (``-J`` and a query
-with no judged document retrieved: iprec_at_recall_0.00 = 0/0) the package's
-value, 0, is printed.
+with no judged document retrieved: iprec_at_recall_r = 0/0 for each r with
+lround(r·R) = 0, and 11pt_avg) the package's value, 0, is printed.
 """
 
 from __future__ import annotations

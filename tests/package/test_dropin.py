@@ -24,8 +24,8 @@ INDEX = json.loads((DATA / "index.json").read_text(encoding="utf-8"))
 OWN_TEXT = {"help", "version", "usage"}  # the drop-in's own help, version and usage texts
 
 _NAN = (
-    "-J: trec_eval prints -nan for iprec_at_recall_0.00 and 11pt_avg of a query none of whose "
-    "retrieved documents is judged (0/0); the package gives 0"
+    "-J: trec_eval prints -nan for iprec_at_recall_r (every r with lround(r*R) = 0) and 11pt_avg "
+    "of a query none of whose retrieved documents is judged (0/0); the package gives 0"
 )
 KNOWN = {
     "adv2_c_q_J_all_trec": _NAN,

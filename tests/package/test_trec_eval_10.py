@@ -42,8 +42,9 @@ _MISSING_FAKE = (
     "document's value. The package scores such a query as an empty ranking"
 )
 _NAN = (
-    "-J: a query none of whose retrieved documents is judged has iprec_at_recall_0.00 = 0/0 in "
-    "trec_eval (9.x and 10.0), printed -nan, and so 11pt_avg and their 'all' lines; the package gives 0"
+    "-J: a query none of whose retrieved documents is judged has iprec_at_recall_r = 0/0 in "
+    "trec_eval (9.x and 10.0) for every r with lround(r*R) = 0, printed -nan, and so 11pt_avg and "
+    "their 'all' lines; the package gives 0"
 )
 _NAN_C = _NAN + " (with -c -J a judged query missing from the run is such a query in 10.0)"
 _NUM_REL_C = (
