@@ -270,9 +270,10 @@ def _blank_blocks(problem: Problem) -> list[tuple]:
 # rendering
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _md_table(header: list[str], rows: list[list[str]], aligns: list[str] | None = None) -> list[str]:
+    aligns = aligns or ["left", *["right"] * (len(header) - 1)]
     out = ["| " + " | ".join(header) + " |"]
-    out.append("|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|")
+    out.append("|" + "|".join(":---" if side == "left" else "---:" for side in aligns) + "|")
     out += ["| " + " | ".join(row + [" "] * (len(header) - len(row))) + " |" for row in rows]
     return [*out, ""]
 
@@ -289,8 +290,8 @@ def markdown(blocks: list[tuple]) -> str:
             out += [block[1], ""]
         elif kind == "warn":
             out += [f"> **분모에 주의하세요.** {block[1]}", ""]
-        elif kind == "table":
-            out += _md_table(block[1], block[2])
+        elif kind == "table":  # ("table", header, rows) or ("table", header, rows, aligns)
+            out += _md_table(*block[1:])
         elif kind == "blank":
             out += [f"*{block[1]}* (빈칸을 채우세요)", ""]
             out += _md_table(block[2], block[3])
@@ -337,7 +338,7 @@ def html_page(title: str, blocks: list[tuple]) -> str:
         elif kind == "warn":
             body.append(f'<p class="warn"><strong>분모에 주의하세요.</strong> {html.escape(block[1])}</p>')
         elif kind == "table":
-            body.append(html_table(block[1], block[2]))
+            body.append(html_table(*block[1:]))
         elif kind == "blank":
             header, rows = block[2], block[3]
             filled = [row + [""] * (len(header) - len(row)) for row in rows]
