@@ -12,7 +12,7 @@ from ... import _validation as v
 from ...registry import METRICS
 from ..explain import explain
 from ..explain.steps import round_half_up
-from .render import MEANS, WITH_UNLISTED
+from .render import GRADED, MEANS, WITH_UNLISTED
 from .sheet import Problem, Worksheet
 
 __all__ = ["MAX_COUNT", "SHEET_METRICS", "make_worksheet"]
@@ -22,7 +22,12 @@ __all__ = ["MAX_COUNT", "SHEET_METRICS", "make_worksheet"]
 SHEET_METRICS: dict[str, str] = {
     name: m.name for m in METRICS.values() if m.worksheet for name in (m.command, m.name) if name
 }
-_WITH_CUTOFF = ("ndcg", "dcg", "precision", "recall", "f1", "hit_rate")
+#: Metrics that get a cutoff k on a sheet: those that need one, and DCG/nDCG. RR, MR and AP
+#: also take k, but a sheet asks for them on the whole list.
+_WITH_CUTOFF = tuple(
+    m.name for m in METRICS.values() if m.worksheet and (m.cutoff == "required" or m.name in GRADED)
+)
+_CHOICES = ", ".join(m.command for m in METRICS.values() if m.worksheet)
 _POOL = "ABCDEFGH"
 #: The most problems one sheet holds. A class sheet has a handful; a thousand already takes a
 #: second to draw and megabytes to print, and a typo such as ``--count 60000000`` would otherwise
@@ -94,8 +99,7 @@ def make_worksheet(
     chosen = []
     for name in names:
         if not isinstance(name, str) or name not in SHEET_METRICS:
-            choices = "ndcg, dcg, precision, recall, f1, hit-rate, rr, ap, mr, mrr, map"
-            raise ValueError(f"metrics must be chosen from {choices}; got {v.show(name)}")
+            raise ValueError(f"metrics must be chosen from {_CHOICES}; got {v.show(name)}")
         chosen.append(SHEET_METRICS[name])
     rng = np.random.default_rng(int(seed))
     answered: dict[str, set] = {}  # metric -> the answers its problems already have
@@ -129,7 +133,7 @@ def _draw_inputs(metric: str, rng: np.random.Generator) -> tuple[Any, int | None
     pool = [str(item) for item in rng.permutation(list(_POOL))]
     ranking, unlisted = pool[:n], pool[n:]
     kwargs: dict[str, Any] = {}
-    if metric in ("ndcg", "dcg"):
+    if metric in GRADED:
         grades = [int(g) for g in rng.integers(0, 4, size=n)]
         if not any(grades):
             grades[int(rng.integers(n))] = int(rng.integers(1, 4))

@@ -21,8 +21,14 @@ from ..explain.steps import hand_text
 if TYPE_CHECKING:
     from .sheet import Problem, Worksheet
 
-MEANS = ("mean_reciprocal_rank", "mean_average_precision")  # problems of three queries
-WITH_UNLISTED = ("recall", "f1", "average_precision")  # metrics whose denominator sees unlisted items
+# The problem kinds follow from each metric's registration: its step-table family and keywords.
+_ON_SHEETS = [m for m in METRICS.values() if m.worksheet]
+#: Graded lists (gain, discount): DCG and nDCG.
+GRADED = tuple(m.name for m in _ON_SHEETS if m.explain == "dcg")
+#: Problems of three queries: MRR and MAP.
+MEANS = tuple(m.name for m in _ON_SHEETS if m.explain == "mean")
+#: One O/X list whose denominator sees relevant items outside the list (they take ``n_relevant``).
+WITH_UNLISTED = tuple(m.name for m in _ON_SHEETS if m.explain == "hits" and "n_relevant" in m.keywords)
 #: Metrics whose value for one list is 0 or 1: asked, and keyed, as a whole number.
 WHOLE = ("hit_rate",)
 #: The metrics whose step table needs the precision at each relevant rank; the key of any
@@ -96,7 +102,7 @@ def sheet_blocks(sheet: Worksheet) -> list[tuple]:
     warning = _denominator_warning(sheet.problems)
     if warning:
         blocks.append(("warn", warning))
-    if any(p.metric in ("ndcg", "dcg") for p in sheet.problems):
+    if any(p.metric in GRADED for p in sheet.problems):
         blocks.append(("p", f"할인표 log2(순위 + 1), {places(d)}:"))
         blocks.append(
             (
@@ -192,7 +198,7 @@ def _problem_blocks(problem: Problem) -> list[tuple]:
     items = ["항목"] + list(x)
     unlisted = [item for item in relevant if item not in x]
     blocks: list[tuple] = []
-    if metric in ("ndcg", "dcg"):
+    if metric in GRADED:
         grades = ["등급"] + [str(relevant.get(item, 0)) for item in x]
         blocks.append(("table", ranks, [items, grades]))
         gain = problem.kwargs.get("gain", "linear")
@@ -228,7 +234,7 @@ def _blank_blocks(problem: Problem) -> list[tuple]:
     queries = [[f"질의 {q}"] for q in range(1, len(x) + 1)] if metric in MEANS else []
     at = label[len(METRICS[metric].symbol) :]  # "@4" or ""
     b = _BLANK
-    if metric in ("ndcg", "dcg"):
+    if metric in GRADED:
         columns = ["이득", "할인", "이득÷할인", "누적 합"]
         blocks = [("blank", "내 순위", ["순위", *columns], ranks)]
         if metric == "ndcg":
@@ -260,10 +266,13 @@ def _blank_blocks(problem: Problem) -> list[tuple]:
             ("blank", "단계표", ["질의", "첫 정답의 순위", "RR"], queries),
             ("p", f"{label} = RR의 합 {b} ÷ 질의 수 3 = {b}"),
         ]
-    return [  # mean_average_precision
-        ("blank", "단계표", ["질의", "정답 위치의 정밀도들", "정답 수", "AP"], queries),
-        ("p", f"{label} = AP의 합 {b} ÷ 질의 수 3 = {b}"),
-    ]
+    if metric == "mean_average_precision":
+        return [
+            ("blank", "단계표", ["질의", "정답 위치의 정밀도들", "정답 수", "AP"], queries),
+            ("p", f"{label} = AP의 합 {b} ÷ 질의 수 3 = {b}"),
+        ]
+    # A metric registered with worksheet=True needs its own template here, not a neighbour's.
+    raise NotImplementedError(f"worksheets have no blank step table for {metric!r}; add one in render.py")
 
 
 # ---------------------------------------------------------------------------
