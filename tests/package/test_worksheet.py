@@ -431,9 +431,9 @@ def test_ap_and_map_on_one_sheet_carry_a_denominator_warning():
     outside = [p.number for p in ap if any(item not in p.x for item in p.kwargs["relevant"])]
     assert outside == [2, 6]
     warning = (
-        "> **분모에 주의하세요.** AP의 분모는 언제나 그 질의의 전체 정답 수입니다. AP 문제 2, 6에는 "
+        "> **분모에 주의하세요.** AP의 분모는 언제나 그 질의의 전체 정답 수입니다. AP 문제(2, 6)에는 "
         "목록 밖에도 정답이 있으므로, 목록 안의 O 개수가 아니라 문제에 적힌 전체 정답 수로 나눕니다. "
-        "MAP 문제 4는 정답이 모두 목록 안에 있어, 질의마다 목록 안의 O 개수로 나눕니다."
+        "MAP 문제(4)는 정답이 모두 목록 안에 있어, 질의마다 목록 안의 O 개수로 나눕니다."
     )
     assert warning in sheet.problem_markdown and warning in sheet.answer_markdown
     assert '<p class="warn"><strong>분모에 주의하세요.</strong>' in sheet.problem_html

@@ -170,11 +170,11 @@ def _denominator_warning(problems: tuple[Problem, ...]) -> str | None:
     if outside:
         numbers = ", ".join(str(p.number) for p in outside)
         text += (
-            f" AP 문제 {numbers}에는 목록 밖에도 정답이 있으므로, 목록 안의 O 개수가 아니라 "
+            f" AP 문제({numbers})에는 목록 밖에도 정답이 있으므로, 목록 안의 O 개수가 아니라 "
             "문제에 적힌 전체 정답 수로 나눕니다."
         )
     numbers = ", ".join(str(p.number) for p in maps)
-    text += f" MAP 문제 {numbers}는 정답이 모두 목록 안에 있어, 질의마다 목록 안의 O 개수로 나눕니다."
+    text += f" MAP 문제({numbers})는 정답이 모두 목록 안에 있어, 질의마다 목록 안의 O 개수로 나눕니다."
     return text
 
 
