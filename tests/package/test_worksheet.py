@@ -471,3 +471,11 @@ def test_the_public_names_and_import_paths_stay():
     )
     sheet = make_worksheet(7, 3, "ndcg,ap,rr")
     assert isinstance(sheet.problems[0], Problem) and isinstance(sheet.grade([None] * 3), GradeReport)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hit_rate_problems_take_both_answers_before_repeating(seed):
+    sheet = make_worksheet(seed, 3, "hit-rate")
+    by_hand = [float(any(item in p.kwargs["relevant"] for item in p.x[: p.k])) for p in sheet.problems]
+    assert [p.exact for p in sheet.problems] == by_hand
+    assert sorted(by_hand[:2]) == [0.0, 1.0]  # HR has two answers: the third problem must repeat one

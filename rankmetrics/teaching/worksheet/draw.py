@@ -35,7 +35,8 @@ _POOL = "ABCDEFGH"
 MAX_COUNT = 1000
 #: How often a problem is drawn again when its answer repeats an earlier problem of the same metric.
 #: Two RR problems that both answer 0.500 teach nothing the second time; but HR has only two
-#: answers and RR few, so after this many tries a repeat is accepted.
+#: answers and RR few, so after this many tries a repeat is accepted, and that metric is not
+#: redrawn again (a long sheet stays as fast as before).
 _REDRAWS = 12
 
 
@@ -103,16 +104,19 @@ def make_worksheet(
         chosen.append(SHEET_METRICS[name])
     rng = np.random.default_rng(int(seed))
     answered: dict[str, set] = {}  # metric -> the answers its problems already have
+    exhausted: set[str] = set()  # metrics whose answers ran out: no more redraws for them
     problems = []
     for i in range(count):
         metric = chosen[i % len(chosen)]
         seen = answered.setdefault(metric, set())
-        for _ in range(_REDRAWS):
+        for _ in range(1 if metric in exhausted else _REDRAWS):
             x, k, kwargs = _draw_inputs(metric, rng)
             # the metric itself, not explain: a redraw costs one cheap call
             answer = round_half_up(METRICS[metric].function(x, k, **kwargs), decimals)
             if answer not in seen:
                 break
+        else:
+            exhausted.add(metric)
         seen.add(answer)
         explanation = explain(metric, x, k, decimals=decimals, **kwargs)
         problems.append(Problem(i + 1, metric, x, k, kwargs, explanation))
