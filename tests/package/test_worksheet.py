@@ -79,10 +79,13 @@ def test_every_key_value_is_recomputed_by_the_package():
         # straight from the public function, not through the worksheet or explain
         value = getattr(rm, problem.metric)(problem.x, problem.k, **problem.kwargs)
         assert label == problem.label
-        assert exact == f"{value:.4f}"
-        # the hand answer is explain's student rounding of the same problem ...
         hand = rm.explain(problem.metric, problem.x, problem.k, decimals=3, **problem.kwargs).rounded
-        assert answer == f"{hand:.3f}"
+        if problem.metric == "hit_rate":  # 0 or 1, asked and keyed as a whole number
+            assert value in (0.0, 1.0) and exact == answer == str(int(value)) == str(int(hand))
+        else:
+            assert exact == f"{value:.4f}"
+            # the hand answer is explain's student rounding of the same problem ...
+            assert answer == f"{hand:.3f}"
         # ... which rounding each step keeps within a few thousandths of the exact value
         assert abs(float(answer) - value) <= 0.006
         assert f"답: {answer} (정확한 값 {exact})" in key
@@ -90,7 +93,8 @@ def test_every_key_value_is_recomputed_by_the_package():
 
 def test_the_sheet_does_not_show_the_answers():
     sheet = make_worksheet(7, 11, ALL)
-    assert "정확한 값" not in sheet.problem_markdown and "단계표" not in sheet.problem_markdown
+    assert "정확한 값" not in sheet.problem_markdown and "규칙 │" not in sheet.problem_markdown
+    assert "손 계산:" not in sheet.problem_markdown and "누적 정답 수 |\n|" in sheet.problem_markdown
     assert sheet.problem_markdown.count("답: ____________") == 11
     assert "할인표 log2(순위 + 1), 소수 3자리:" in sheet.problem_markdown
     assert "| 할인 | 1 | 1.585 | 2 | 2.322 | 2.585 | 2.807 |" in sheet.problem_markdown
@@ -311,3 +315,171 @@ def test_write_refuses_a_file_as_the_folder(tmp_path):
     with pytest.raises(NotADirectoryError):
         make_worksheet(1, 1, "rr").write(tmp_path / "notes", force=True)
     assert (tmp_path / "notes").read_text() == "keep"
+
+
+# --- what the students hold: a name line, blank step tables, no seed ------------------
+
+
+@pytest.mark.parametrize("seed", [7, 2026])
+def test_the_seed_is_on_the_key_only(seed):
+    sheet = make_worksheet(seed, 6, "dcg,ndcg,precision,rr")
+    assert "seed" not in sheet.problem_markdown + sheet.problem_html
+    assert "씨앗" not in sheet.problem_markdown + sheet.problem_html
+    assert sheet.problem_markdown.startswith("# 랭킹 지표 학습지: DCG@K · nDCG@K · P@K · RR\n")
+    assert "<title>랭킹 지표 학습지: DCG@K · nDCG@K · P@K · RR</title>" in sheet.problem_html
+    title = f"# 랭킹 지표 학습지 답안지 (교사용, 씨앗 {seed}): DCG@K · nDCG@K · P@K · RR\n"
+    assert sheet.answer_markdown.startswith(title)
+    assert f"<title>랭킹 지표 학습지 답안지 (교사용, 씨앗 {seed})" in sheet.answer_html
+
+
+def test_the_sheet_has_a_name_and_class_line():
+    sheet = make_worksheet(1, 2, "ndcg,rr")
+    line = "이름: __________________    반: ______    번호: ______"
+    assert sheet.problem_markdown.splitlines()[2] == line
+    assert f'<p class="fields">{line}</p>' in sheet.problem_html
+    assert "이름:" not in sheet.answer_markdown
+
+
+def _blank_tables(markdown: str) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(caption, header, rows) of every blank step table on a sheet's Markdown."""
+    found = []
+    for caption, body in re.findall(
+        r"^\*(.+)\* \(빈칸을 채우세요\)\n\n((?:\|.*\n)+)", markdown, re.MULTILINE
+    ):
+        lines = [[cell.strip() for cell in line.strip("|").split("|")] for line in body.splitlines()]
+        found.append((caption, lines[0], lines[2:]))
+    return found
+
+
+def test_dcg_problems_get_blank_step_tables_with_one_row_per_rank():
+    sheet = make_worksheet(7, 6, "dcg,ndcg")
+    tables = _blank_tables(sheet.problem_markdown)
+    # three DCG problems (one table each) and three nDCG problems (mine and the ideal ordering)
+    assert [caption for caption, _, _ in tables] == ["내 순위", "내 순위", "이상적 순서"] * 3
+    expected_rows = []
+    for problem in sheet.problems:
+        expected_rows += [problem.k] * (1 if problem.metric == "dcg" else 2)
+    for (caption, header, rows), depth in zip(tables, expected_rows):
+        columns = ["이득", "할인", "이득÷할인", "누적 합"]
+        assert header == (["순위", *columns] if caption == "내 순위" else ["순위", "등급", *columns])
+        assert [row[0] for row in rows] == [str(r) for r in range(1, depth + 1)]
+        assert all(cell == "" for row in rows for cell in row[1:])  # nothing filled in but the rank
+    assert "nDCG@4 = DCG ÷ IDCG = ______ ÷ ______ = ______" in sheet.problem_markdown
+    assert sheet.problem_html.count('<table class="blank">') == 9
+    assert "table.blank td { height: 1.9em;" in sheet.problem_html
+
+
+def test_every_problem_has_somewhere_to_write_each_step():
+    sheet = make_worksheet(3, 11, ALL)
+    text = sheet.problem_markdown
+    for line in (
+        "첫 정답의 순위 ______ → RR = 1 ÷ ______ = ______",
+        "MRR = RR의 합 ______ ÷ 질의 수 3 = ______",
+        "MAP = AP의 합 ______ ÷ 질의 수 3 = ______",
+        "AP = 정밀도의 합 ______ ÷ 전체 정답 수 ______ = ______",
+    ):
+        assert line in text
+    headers = [header for _, header, _ in _blank_tables(text)]
+    assert ["질의", "첫 정답의 순위", "RR"] in headers
+    assert ["순위", "누적 정답 수", "정답 위치의 정밀도"] in headers
+
+
+# --- the problems themselves -----------------------------------------------------
+
+
+def _first_hit_rr(problem) -> float:
+    """RR by hand: 1 over the rank of the first listed relevant item."""
+    for rank, item in enumerate(problem.x, start=1):
+        if item in problem.kwargs["relevant"]:
+            return 1 / rank
+    return 0.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_problems_of_one_metric_have_different_answers(seed):
+    sheet = make_worksheet(seed, 8, "rr,ap,mrr,map")
+    rr = [p for p in sheet.problems if p.metric == "reciprocal_rank"]
+    assert [p.exact for p in rr] == [_first_hit_rr(p) for p in rr]
+    for metric in ("reciprocal_rank", "average_precision", "mean_reciprocal_rank", "mean_average_precision"):
+        answers = [f"{p.exact:.3f}" for p in sheet.problems if p.metric == metric]
+        assert len(answers) == 2 and len(set(answers)) == 2, (metric, answers)
+
+
+def test_the_lesson_three_sheet_no_longer_repeats_rr_half():
+    # seed 11 drew RR = 1/2 twice (F G B H with G relevant, then F A H C with A relevant)
+    sheet = make_worksheet(11, 6, "rr,ap,mrr,map")
+    rr = [p for p in sheet.problems if p.metric == "reciprocal_rank"]
+    assert rr[0].x == ["F", "G", "B", "H"] and rr[0].exact == 0.5
+    assert rr[1].exact != 0.5 and rr[1].exact == _first_hit_rr(rr[1])
+
+
+def test_hit_rate_is_asked_and_keyed_as_zero_or_one():
+    sheet = make_worksheet(2026, 6, "precision,recall,hit-rate,f1")
+    hr = sheet.problems[2]
+    assert hr.metric == "hit_rate" and hr.exact == 1.0  # E, the third item, is relevant and k = 3
+    assert "HR@K(적중률)는 0 또는 1이므로 답을 0이나 1로 적으세요." in sheet.problem_markdown
+    assert "구할 값: HR@3 (상위 3개까지 봅니다). 답은 0 또는 1입니다." in sheet.problem_markdown
+    assert "| 3 | HR@3 | 1 | 1 |" in sheet.answer_markdown and "답: 1 (정확한 값 1)" in sheet.answer_markdown
+    assert "1.000" not in sheet.answer_markdown.split("## 문제 3.")[1].split("## 문제 4.")[0]
+    assert [r["verdict"] for r in sheet.grade({3: 1}).rows][2] == "정답"
+    assert [r["verdict"] for r in sheet.grade({3: 0}).rows][2] == "오답"
+
+
+def test_ap_and_map_on_one_sheet_carry_a_denominator_warning():
+    sheet = make_worksheet(11, 6, "rr,ap,mrr,map")
+    ap = [p for p in sheet.problems if p.metric == "average_precision"]
+    outside = [p.number for p in ap if any(item not in p.x for item in p.kwargs["relevant"])]
+    assert outside == [2, 6]
+    warning = (
+        "> **분모에 주의하세요.** AP의 분모는 언제나 그 질의의 전체 정답 수입니다. AP 문제(2, 6)에는 "
+        "목록 밖에도 정답이 있으므로, 목록 안의 O 개수가 아니라 문제에 적힌 전체 정답 수로 나눕니다. "
+        "MAP 문제(4)는 정답이 모두 목록 안에 있어, 질의마다 목록 안의 O 개수로 나눕니다."
+    )
+    assert warning in sheet.problem_markdown and warning in sheet.answer_markdown
+    assert '<p class="warn"><strong>분모에 주의하세요.</strong>' in sheet.problem_html
+    # problem 2: H C G B F D, only D (6th) relevant in the list, A and E outside: AP = (1/6) / 3
+    assert sheet.problems[1].x == ["H", "C", "G", "B", "F", "D"] and sheet.problems[1].exact == 1 / 6 / 3
+    assert "전체 정답은 3개입니다 (목록 밖 정답: A, E). AP의 분모는 전체 정답 수 3입니다." in (
+        sheet.problem_markdown
+    )
+    assert "분모에 주의하세요" not in make_worksheet(11, 4, "rr,ap").problem_markdown  # no MAP: no warning
+
+
+def test_the_key_shows_precision_at_hits_only_where_the_metric_uses_it():
+    sheet = make_worksheet(2, 11, ALL)
+    for problem in sheet.problems:
+        start = sheet.answer_markdown.index(f"## 문제 {problem.number}.")
+        end = sheet.answer_markdown.find("## 문제", start + 1)
+        part = sheet.answer_markdown[start : end if end > 0 else None]
+        uses = problem.metric in ("average_precision", "mean_average_precision")
+        assert ("정답 위치의 정밀도" in part) == uses, problem.label
+
+
+def test_printable_pages_are_a4():
+    sheet = make_worksheet(1, 1, "rr")
+    for page in (sheet.problem_html, sheet.answer_html):
+        assert "@page { size: A4; margin: 15mm; }" in page
+
+
+def test_the_public_names_and_import_paths_stay():
+    from rankmetrics.teaching import worksheet
+    from rankmetrics.teaching.worksheet import SHEET_METRICS, GradeReport, Problem, Worksheet
+
+    assert rm.make_worksheet is worksheet.make_worksheet and rm.Worksheet is Worksheet
+    assert (
+        SHEET_METRICS["hit-rate"] == "hit_rate" and SHEET_METRICS["average_precision"] == "average_precision"
+    )
+    sheet = make_worksheet(7, 3, "ndcg,ap,rr")
+    assert isinstance(sheet.problems[0], Problem) and isinstance(sheet.grade([None] * 3), GradeReport)
+
+
+def test_hit_rate_answers_are_right_and_redrawn_towards_both_values():
+    # HR@K = 0 is rare (four in ten items relevant, k >= 3): twelve redraws find it on some
+    # sheets, and a sheet where they do not simply repeats 1
+    firsts = []
+    for seed in range(6):
+        sheet = make_worksheet(seed, 2, "hit-rate")
+        by_hand = [float(any(item in p.kwargs["relevant"] for item in p.x[: p.k])) for p in sheet.problems]
+        assert [p.exact for p in sheet.problems] == by_hand
+        firsts.append(by_hand)
+    assert [0.0, 1.0] in [sorted(pair) for pair in firsts]
