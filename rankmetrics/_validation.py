@@ -151,8 +151,8 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids:
         bad = array[array < 0].ravel()[0]
         raise ValueError(
             f"{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
-            f"in {show(x)}. (TREC's -1 'judged non-relevant' is accepted in the "
-            "ranking + relevant={id: grade} form, where it counts as non-relevant.)"
+            f"in {show(x)}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is "
+            "accepted in the ranking + relevant={id: grade} form, where it counts as non-relevant.)"
         )
     return array
 
@@ -280,7 +280,7 @@ def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
 def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, float]:
     """Judgements: a set/list of relevant ids (grade 1) or a mapping {id: grade}.
 
-    Grades may be negative (TREC's -1); they are judged non-relevant.
+    Grades may be negative (TREC's -1: in the pool but unjudged); they count as non-relevant.
     """
     if isinstance(relevant, (str, bytes)):
         raise ValueError(

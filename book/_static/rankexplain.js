@@ -400,8 +400,8 @@
       const negative = numbers.find((v) => v < 0);
       fail(
         `${name} must not contain negative grades in the grades-in-order form; found ${pyG(negative)} ` +
-          `in ${shown}. (TREC's -1 'judged non-relevant' is accepted in the ranking + relevant={id: grade} ` +
-          "form, where it counts as non-relevant.)"
+          `in ${shown}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is accepted in the ` +
+          "ranking + relevant={id: grade} form, where it counts as non-relevant.)"
       );
     }
     return numbers;

@@ -3,9 +3,11 @@
 One place for each choice, so the metric modules cannot drift apart.
 
 - Relevant means grade > 0 (trec_eval's default ``relevance_level`` of 1 for
-  integer grades). TREC's -1 ("judged non-relevant") is therefore non-relevant.
-- Discount: log2(rank + 1), rank starting at 1 (Järvelin & Kekäläinen 2002 as
-  used by trec_eval, scikit-learn, ranx and Burges et al. 2005).
+  integer grades). A negative grade (TREC's -1: in the pool but unjudged,
+  trec_eval's ``RELVALUE_UNJUDGED``) is therefore not relevant.
+- Discount: log2(rank + 1), rank starting at 1 (Burges et al. 2005's form, used by
+  trec_eval, scikit-learn and ranx; Järvelin & Kekäläinen's original DCG of 2000/2002
+  discounts by log_b(rank) from rank b on).
 - Gain: ``"linear"`` uses the grade itself (trec_eval, scikit-learn);
   ``"exponential"`` uses 2**grade - 1 (Burges et al. 2005, ranx's ``ndcg_burges``,
   gdeval); ``"binary"`` uses 1 for any relevant grade (Microsoft Recommenders,

@@ -144,8 +144,8 @@ def read_qrels(source: Any, *, fractional_grades: str = "error") -> dict[str, di
     """Read relevance judgements: a TREC qrels file, an open file, or a dict.
 
     Each line is ``qid iteration docno relevance``; the relevance is a whole
-    number (0 non-relevant; 1, 2, ... more relevant; TREC also uses -1 for
-    "judged non-relevant"). Blank lines and ``#`` comments are skipped, the
+    number (0 non-relevant; 1, 2, ... more relevant; a negative grade such as
+    TREC's -1 means "in the pool but unjudged", trec_eval's ``RELVALUE_UNJUDGED``). Blank lines and ``#`` comments are skipped, the
     queries may come in any order, and a ``.gz`` file is read as its contents.
 
     Parameters

@@ -91,7 +91,7 @@ def test_a_typo_is_refused_naming_the_option_and_the_value(capsys, args, words):
         (["precision", "--ranking", "doc:1", "doc:2", "--relevant", "doc:1:1"], "0.5"),  # 1 of 2
         # lower-case o/x are still O/X: 2 hits in the top 3 -> 2/3
         (["precision", "o", "x", "o", "--k", "3"], repr(2 / 3)),
-        # a grade may be negative in the id form (TREC's -1, judged non-relevant): 1 hit of 2
+        # a grade may be negative in the id form (TREC's -1, in the pool but unjudged): 1 hit of 2
         (["precision", "--ranking", "A", "B", "--relevant", "A:-1", "B:2"], "0.5"),
     ],
 )  # fmt: skip
