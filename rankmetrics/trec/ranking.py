@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..metrics.ties import tie_groups
-from .files import Records, padded_rows
+from .records import Records, padded_rows
 
 _NAN = float("nan")
 
