@@ -31,17 +31,25 @@ file (``.gz``, as most published TREC runs are) is read as its contents.
 
 Large files are read in blocks of whole lines and split into fields by array
 operations on the bytes, so that ten million lines never make ten million
-Python lists; only document ids become Python strings.
+Python lists; only document ids become Python strings. The reader is built in
+layers, each in its own module:
+
+- :mod:`rankmetrics.trec.io.blocks`: bytes to blocks of whole lines (gzip,
+  byte-order mark, line ends);
+- :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers;
+- this module: the formats, declared as data (``QRELS``, ``RUN``: which
+  field is the query, the document, the value and the tag), the public
+  readers, and the dict route;
+- :mod:`rankmetrics.trec.records`: the records of many queries as flat
+  arrays, grouped, checked for repeated documents, and cut into chunks.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import os
 import re
-import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -49,92 +57,72 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .io import tokens
+from .io.blocks import text_blocks
+from .io.tokens import Number
+from .records import Records, check_unique, chunked, grouped
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
 _BLOCK_BYTES = 4_000_000  # bytes read at a time (about 100,000 run lines)
-_GZIP_MAGIC = b"\x1f\x8b"
-_BOM = b"\xef\xbb\xbf"
-
-# What C's isspace() and bytes.split() split on: tab, newline, vertical tab, form feed, CR, space.
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[[9, 10, 11, 12, 13, 32]] = True
-
-_SCORE = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_GRADE = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
-_FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
-_POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
 
 
 @dataclass(frozen=True)
 class _Format:
-    kind: str  # "qrels" or "run"
-    fields: int  # fields a line has (exactly for qrels, at least for a run)
-    exact: bool
-    layout: str
-    value_field: int
-    what: str  # the value's name in messages
-    number: re.Pattern[bytes]
-    spelled: str  # examples of a good value, for messages
+    """A file format as data: its fields, which of them the reader keeps, and how messages name them.
 
-
-QRELS = _Format("qrels", 4, True, "qid iteration docno relevance", 3, "relevance", _GRADE, "2, 0 or -1")
-RUN = _Format("run", 6, False, "qid Q0 docno rank score tag", 4, "score", _SCORE, "12.5, -3 or 1.5e-3")
-
-
-@dataclass(frozen=True)
-class Records:
-    """Records of some queries, query after query: ``lengths[i]`` records belong to ``qids[i]``.
-
-    One query's records keep their order in the input. ``lines`` gives each
-    record's line in its file, for messages; it is None for a dict.
+    Field positions count from 0 on each line. A line must have at least
+    ``min_fields`` fields and at most ``max_fields`` (None: any more are
+    ignored, as trec_eval ignores text after a run's sixth field).
     """
 
-    qids: list[str]
-    lengths: np.ndarray  # int64, records per query
-    docnos: list[str]  # every record's document id
-    values: np.ndarray  # float64, every record's grade (qrels) or score (run)
-    lines: np.ndarray | None = None  # int64, every record's line number
-    last_tag: str | None = None  # a run block's last line's tag (sixth field), for trec_eval's runid
+    kind: str  # "qrels" or "run", in messages
+    layout: str  # the fields' names, in messages
+    min_fields: int
+    max_fields: int | None
+    qid_field: int
+    docno_field: int
+    value_field: int  # the grade (qrels) or the score (run)
+    tag_field: int | None  # the run's tag, which trec_eval prints as the runid; None: no tag
+    value: Number  # what the value field accepts
+    dict_value: str  # the value's name in messages about a dict
 
-    def __len__(self) -> int:
-        return len(self.qids)
+    def __post_init__(self) -> None:
+        used = (self.qid_field, self.docno_field, self.value_field, self.tag_field)
+        if max(f for f in used if f is not None) >= self.min_fields:
+            raise ValueError(f"the {self.kind} format reads a field beyond its {self.min_fields} fields")
+        if self.max_fields is not None and self.max_fields < self.min_fields:
+            raise ValueError(f"the {self.kind} format has max_fields below min_fields")
 
-    @staticmethod
-    def empty(qids: Sequence[str] = ()) -> Records:
-        """Queries without any record (judged queries that a run lacks)."""
-        return Records(list(qids), np.zeros(len(qids), dtype=np.int64), [], np.zeros(0), None)
 
-    def positions(self, queries: Any) -> np.ndarray:
-        """Positions of the records of the given queries, query after query, in the order given."""
-        index = np.asarray(queries, dtype=np.int64)
-        lengths = self.lengths[index]
-        starts = (np.cumsum(self.lengths) - self.lengths)[index]
-        return np.arange(int(lengths.sum())) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-
-    def take(self, queries: Any) -> Records:
-        """The queries at the given positions, in that order."""
-        index = np.asarray(queries, dtype=np.int64)
-        if index.size == len(self) and (index == np.arange(index.size)).all():
-            return self
-        at = self.positions(index)
-        if at.size and at[-1] - at[0] + 1 == at.size and (np.diff(at) == 1).all():
-            docnos = self.docnos[int(at[0]) : int(at[-1]) + 1]  # one stretch in order: a slice
-        else:
-            docnos = [self.docnos[i] for i in at.tolist()]
-        return Records(
-            [self.qids[i] for i in index.tolist()],
-            self.lengths[index],
-            docnos,
-            self.values[at],
-            None if self.lines is None else self.lines[at],
-        )
-
-    def chunks(self, size: int | None) -> Iterator[Records]:
-        """The queries ``size`` at a time (all at once for None)."""
-        step = size or max(len(self), 1)
-        for begin in range(0, len(self), step):
-            yield self.take(np.arange(begin, min(begin + step, len(self))))
+# trec_eval's get_qrels.c: exactly four fields; a grade is read by atol(), so this reader
+# accepts only a decimal without an exponent (and refuses a fractional one unless asked).
+QRELS = _Format(
+    kind="qrels",
+    layout="qid iteration docno relevance",
+    min_fields=4,
+    max_fields=4,
+    qid_field=0,
+    docno_field=2,
+    value_field=3,
+    tag_field=None,
+    value=Number("relevance", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), "2, 0 or -1"),
+    dict_value="grade",
+)
+# trec_eval's get_trec_results.c: six fields, text after them ignored; the rank field is
+# ignored too (only the score orders the documents).
+RUN = _Format(
+    kind="run",
+    layout="qid Q0 docno rank score tag",
+    min_fields=6,
+    max_fields=None,
+    qid_field=0,
+    docno_field=2,
+    value_field=4,
+    tag_field=5,
+    value=Number("score", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), "12.5, -3 or 1.5e-3"),
+    dict_value="score",
+)
 
 
 # ---------------------------------------------------------------- public readers
@@ -236,9 +224,9 @@ def qrels_records(source: Any, fractional_grades: str = "error") -> Records:
     if isinstance(source, Mapping):
         records, label = _from_mapping(source, QRELS), None
     else:
-        label, blocks = _text_blocks(source, QRELS.kind)
-        records = _grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
-        _check_unique(records, label)
+        label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
+        records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
+        check_unique(records, label)
     return _whole_grades(records, label, policy)
 
 
@@ -272,14 +260,14 @@ def run_records(source: Any, chunk_queries: int | None, noted: dict | None = Non
     if isinstance(source, Mapping):
         yield from _from_mapping(source, RUN).chunks(chunk_queries)
         return
-    label, blocks = _text_blocks(source, RUN.kind)
+    label, blocks = text_blocks(source, RUN.kind, _BLOCK_BYTES)
     parts = _noting_tags((_parse(blob, first, label, RUN) for blob, first in blocks), noted)
     if chunk_queries is None:
-        records = _grouped(list(parts))
-        _check_unique(records, label)
+        records = grouped(list(parts))
+        check_unique(records, label)
         yield records
         return
-    yield from _chunked(parts, chunk_queries, label)
+    yield from chunked(parts, chunk_queries, label)
 
 
 def _noting_tags(parts: Iterator[Records], noted: dict | None) -> Iterator[Records]:
@@ -289,313 +277,48 @@ def _noting_tags(parts: Iterator[Records], noted: dict | None) -> Iterator[Recor
         yield part
 
 
-def _chunked(parts: Iterator[Records], size: int, label: str) -> Iterator[Records]:
-    """Complete queries, ``size`` at a time, from the parsed blocks of a file grouped by query.
-
-    A block's last query may go on in the next block, so it is held back.
-    """
-    seen: set[str] = set()
-    pending = Records.empty()
-    checked = 0  # the first `checked` queries of `pending` are complete and were checked
-    for part in chain(parts, [None]):
-        done = part is None
-        if not done:
-            pending = _join_adjacent(_concat([pending, part]))
-        complete = len(pending) if done else max(len(pending) - 1, 0)
-        for i in range(checked, complete):
-            qid = pending.qids[i]
-            if qid in seen:
-                line = int(pending.lines[pending.positions([i])[0]])
-                raise ValueError(
-                    f"{label} line {line}: query {qid!r} appears again after other queries. "
-                    "Reading in chunks (chunk_queries=...) needs a run grouped by query, as TREC "
-                    "runs are written: sort the file by query id, or pass chunk_queries=None"
-                )
-            seen.add(qid)
-        full = complete if done else complete - complete % size
-        for begin in range(0, full, size):
-            chunk = pending.take(np.arange(begin, min(begin + size, full)))
-            _check_unique(chunk, label)
-            yield chunk
-        pending, checked = pending.take(np.arange(full, len(pending))), complete - full
-        if done:
-            return
-
-
-# ---------------------------------------------------------------- files: bytes to lines
-
-
-def _text_blocks(source: Any, kind: str) -> tuple[str, Iterator[tuple[bytes, int]]]:
-    """The source's display name, and its text in blocks of whole lines with the first line's number."""
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fsdecode(source)
-        if not os.path.isfile(path):
-            raise ValueError(f"{kind} file {path!r} does not exist (or is not a file)")
-        label = os.path.basename(path)
-        raw = _path_blocks(path, kind)
-    elif hasattr(source, "read"):
-        name = getattr(source, "name", None)
-        label = os.path.basename(name) if isinstance(name, str) else f"<{kind} file>"
-        raw = _stream_blocks(source, label)
-    else:
-        raise ValueError(
-            f"{kind} must be a path, an open file or a dict {{qid: {{docno: value}}}}; got {v.show(source)}"
-        )
-    return label, _lines(_unwrapped(raw, label))
-
-
-def _path_blocks(path: str, kind: str) -> Iterator[bytes]:
-    try:
-        with open(path, "rb") as handle:
-            while block := handle.read(_BLOCK_BYTES):
-                yield block
-    except OSError as error:
-        raise ValueError(f"{kind} file {path!r} cannot be read: {error.strerror or error}") from None
-
-
-def _stream_blocks(handle: Any, label: str) -> Iterator[bytes]:
-    while True:
-        try:
-            block = handle.read(_BLOCK_BYTES)
-        except UnicodeDecodeError as error:
-            raise ValueError(
-                f"{label}: the file is not text in its encoding ({error.reason}); "
-                "open it in binary mode ('rb') or with encoding='utf-8'"
-            ) from None
-        if not block:
-            return
-        if isinstance(block, str):
-            try:
-                block = block.encode("utf-8")
-            except UnicodeEncodeError as error:
-                raise ValueError(
-                    f"{label}: the text holds {error.object[error.start]!r}, not UTF-8"
-                ) from None
-        elif not isinstance(block, bytes):
-            raise ValueError(f"{label}: read() gave {type(block).__name__}, not text or bytes")
-        yield block
-
-
-def _peek(blocks: Iterator[bytes], n: int) -> tuple[bytes, Iterator[bytes]]:
-    """At least the first ``n`` bytes (fewer only at the end), and every block after them."""
-    head = b""
-    for block in blocks:
-        head += block
-        if len(head) >= n:
-            break
-    return head, blocks
-
-
-def _unwrapped(blocks: Iterator[bytes], label: str) -> Iterator[bytes]:
-    """The contents: a gzip stream decompressed, a leading UTF-8 byte-order mark dropped."""
-    head, rest = _peek(blocks, 3)
-    if head.startswith(_GZIP_MAGIC):
-        head, rest = _peek(_gunzip(chain([head], rest), label), 3)
-    head = head.removeprefix(_BOM)
-    yield head
-    yield from rest
-
-
-def _gunzip(blocks: Iterator[bytes], label: str) -> Iterator[bytes]:
-    decoder = zlib.decompressobj(wbits=31)  # 31: gzip header and trailer
-    started = False
-    try:
-        for block in blocks:
-            while block:
-                started = True
-                yield decoder.decompress(block)
-                block = b""
-                if decoder.eof:  # a file of several gzip members, one after another
-                    block, decoder, started = decoder.unused_data, zlib.decompressobj(wbits=31), False
-        if started and not decoder.eof:
-            raise ValueError(f"{label}: the gzip data ends early (the file is cut short)")
-    except zlib.error as error:
-        raise ValueError(f"{label}: not a valid gzip file ({error})") from None
-
-
-def _lines(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
-    """Blocks of whole lines ending in ``\\n`` (``\\r\\n`` and ``\\r`` become ``\\n``), each with its first line's number."""
-    first, rest = 1, b""
-    for block in blocks:
-        block = rest + block
-        rest = b""
-        if block.endswith(b"\r"):  # perhaps the first half of \r\n: decide with the next block
-            block, rest = block[:-1], b"\r"
-        block = _newlines(block)
-        cut = block.rfind(b"\n") + 1
-        if cut:
-            yield block[:cut], first
-            first += block.count(b"\n", 0, cut)
-        rest = block[cut:] + rest
-    if rest:
-        yield _newlines(rest) + b"\n", first
-
-
-def _newlines(blob: bytes) -> bytes:
-    return blob.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in blob else blob
-
-
 # ---------------------------------------------------------------- lines to records
 
 
 def _parse(blob: bytes, first: int, label: str, fmt: _Format) -> Records:
     """One block of whole lines (numbered from ``first``) as records, query after query as they come."""
-    if b"\x00" in blob:
-        line = first + blob.count(b"\n", 0, blob.index(b"\x00"))
-        raise ValueError(f"{label} line {line}: holds a NUL byte; a TREC file is plain text")
-    ascii_only = blob.isascii()
-    if not ascii_only:
-        try:
-            blob.decode("utf-8")
-        except UnicodeDecodeError as error:
-            line = first + blob.count(b"\n", 0, error.start)
-            raise ValueError(
-                f"{label} line {line}: not UTF-8 text (byte {blob[error.start]:#04x}); save the file as UTF-8"
-            ) from None
-    raw = np.frombuffer(blob, dtype=np.uint8)
-    # Tokens: where the white-space mask steps down (a token begins) and up (it ends).
-    step = np.diff(np.concatenate(([1], _SPACE[raw], [1])).astype(np.int8))
-    begins, ends = np.flatnonzero(step == -1), np.flatnonzero(step == 1)
-    newlines = np.flatnonzero(raw == 10)
-    line = np.searchsorted(newlines, begins)  # each token's line, 0-based in the block
-    lead = np.ones(begins.size, dtype=bool)
-    lead[1:] = line[1:] != line[:-1]  # the first token of its line
-    comment = lead & (raw[begins] == 35)  # "#"
-    if comment.any():
-        keep = ~np.isin(line, line[comment])
-        begins, ends, line, lead = begins[keep], ends[keep], line[keep], lead[keep]
-    at = np.flatnonzero(lead)  # each record's first token
-    count = np.diff(np.append(at, begins.size))
-    bad = count != fmt.fields if fmt.exact else count < fmt.fields
+    block = tokens.split(blob, first, label)
+    at = block.starts  # each record's first token
+    count = block.counts()
+    bad = count < fmt.min_fields
+    if fmt.max_fields is not None:
+        bad |= count > fmt.max_fields
     if bad.any():
-        i = int(at[np.argmax(bad)])
-        _fail(blob, newlines, line[i], first, label, fmt, found=int(count[np.argmax(bad)]))
-    lines = first + line[at]
-    value_at = at + fmt.value_field
-    values = _numbers(blob, raw, begins[value_at], ends[value_at], fmt, label, lines)
-    qid_begins, qid_ends = begins[at], ends[at]
-    change = np.flatnonzero(~_same_as_previous(blob, raw, qid_begins, qid_ends))
-    names = [
-        blob[b:e].decode("utf-8") for b, e in zip(qid_begins[change].tolist(), qid_ends[change].tolist())
-    ]
+        wrong = int(np.argmax(bad))
+        line = int(block.line[at[wrong]])
+        _fail(block.line_text(line), first + line, label, fmt, found=int(count[wrong]))
+    lines = first + block.line[at]
+    values = block.numbers(at + fmt.value_field, fmt.value, label, lines)
+    qid_at = at + fmt.qid_field
+    change = np.flatnonzero(~block.same_as_previous(qid_at))
     tag = None
-    if fmt.kind == "run" and at.size:
-        tag = blob[begins[at[-1] + 5] : ends[at[-1] + 5]].decode("utf-8")
+    if fmt.tag_field is not None and at.size:
+        tag = block.text(int(at[-1]) + fmt.tag_field)
     return Records(
-        names,
+        block.texts(qid_at[change]),
         np.diff(np.append(change, at.size)).astype(np.int64),
-        _texts(blob, raw, begins[at + 2], ends[at + 2], ascii_only),
+        block.texts(at + fmt.docno_field),
         values,
         lines,
         tag,
     )
 
 
-def _fail(
-    blob: bytes, newlines: np.ndarray, line: int, first: int, label: str, fmt: _Format, found: int
-) -> None:
-    start = int(newlines[line - 1]) + 1 if line else 0
-    text = blob[start : int(newlines[line])].decode("utf-8").strip()
-    extra = "" if fmt.exact else " (more are ignored)"
-    raise ValueError(
-        f"{label} line {first + line}: expected {fmt.fields} fields '{fmt.layout}'{extra}, "
-        f"found {found}: {v.show(text)}"
-    )
-
-
-def _token_rows(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """One token per row, zero-padded to the longest: a (tokens, longest) uint8 array."""
-    lengths = ends - begins
-    width = max(1, int(lengths.max())) if lengths.size else 1
-    padded = np.concatenate((raw, np.zeros(width, dtype=np.uint8)))
-    rows = np.lib.stride_tricks.sliding_window_view(padded, width)[begins]  # copied
-    rows[np.arange(width) >= lengths[:, None]] = 0
-    return rows
-
-
-_LONG = 64  # tokens longer than this are handled one by one, to bound the padded arrays
-
-
-def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Whether each token equals the one before it (False for the first)."""
-    same = np.zeros(begins.size, dtype=bool)
-    if begins.size < 2:
-        return same
-    if int((ends - begins).max()) <= _LONG:
-        rows = _token_rows(raw, begins, ends)
-        same[1:] = (rows[1:] == rows[:-1]).all(axis=1)
+def _fail(text: str, line: int, label: str, fmt: _Format, found: int) -> None:
+    if fmt.max_fields == fmt.min_fields:
+        expected, extra = f"{fmt.min_fields}", ""
+    elif fmt.max_fields is None:
+        expected, extra = f"{fmt.min_fields}", " (more are ignored)"
     else:
-        tokens = [blob[b:e] for b, e in zip(begins.tolist(), ends.tolist())]
-        same[1:] = [a == b for a, b in zip(tokens[1:], tokens[:-1])]
-    return same
-
-
-def _texts(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray, ascii_only: bool) -> list[str]:
-    """The tokens as Python strings."""
-    if not begins.size:
-        return []
-    if ascii_only and int((ends - begins).max()) <= _LONG:
-        rows = _token_rows(raw, begins, ends)
-        width = rows.shape[1]
-        return rows.view(f"S{width}").ravel().astype(f"U{width}").tolist()  # no NUL: trailing-NUL safe
-    return [blob[b:e].decode("utf-8") for b, e in zip(begins.tolist(), ends.tolist())]
-
-
-def _numbers(
-    blob: bytes,
-    raw: np.ndarray,
-    begins: np.ndarray,
-    ends: np.ndarray,
-    fmt: _Format,
-    label: str,
-    lines: np.ndarray,
-) -> np.ndarray:
-    """Each record's value token as a float; a token that is not a number of the format's kind is an error.
-
-    The rule is ``fmt.number``. A token of sign, digits and at most one point
-    with at most 15 digits is computed by array work: the digits as one
-    integer, divided by a power of ten, is one correctly rounded division,
-    the same double as ``float()``. Every other token is matched against the
-    rule and converted by ``float()``.
-    """
-    values = np.zeros(begins.size)
-    if not begins.size:
-        return values
-    lengths = ends - begins
-    short = np.flatnonzero(lengths <= _FAST_DIGITS + 2)
-    plain = np.zeros(begins.size, dtype=bool)
-    if short.size:
-        chars = _token_rows(raw, begins[short], ends[short])
-        digit = (chars >= 48) & (chars <= 57)
-        dot = chars == 46
-        signed = (chars[:, 0] == 45) | (chars[:, 0] == 43)
-        body = chars != 0
-        body[:, 0] &= ~signed
-        n_digits = digit.sum(axis=1)
-        ok = (~body | digit | dot).all(axis=1) & (dot.sum(axis=1) <= 1) & (n_digits >= 1)
-        mantissa = np.zeros(short.size, dtype=np.int64)
-        for column in range(chars.shape[1]):
-            mantissa = np.where(
-                digit[:, column], mantissa * 10 + (chars[:, column].astype(np.int64) - 48), mantissa
-            )
-        decimals = (digit & (np.cumsum(dot, axis=1) > 0)).sum(axis=1)
-        number = mantissa / _POWERS[decimals]
-        values[short] = np.where(chars[:, 0] == 45, -number, number)
-        plain[short] = ok & (n_digits <= _FAST_DIGITS)
-    for i in np.flatnonzero(~plain).tolist():
-        token = blob[int(begins[i]) : int(ends[i])]
-        if not fmt.number.fullmatch(token):
-            raise ValueError(
-                f"{label} line {int(lines[i])}: the {fmt.what} must be a decimal number such as "
-                f"{fmt.spelled}; got {token.decode('utf-8')!r}"
-            )
-        values[i] = float(token)
-        if not math.isfinite(values[i]):
-            raise ValueError(
-                f"{label} line {int(lines[i])}: the {fmt.what} {token.decode('utf-8')!r} is too large "
-                "for a floating-point number"
-            )
-    return values
+        expected, extra = f"{fmt.min_fields} to {fmt.max_fields}", ""
+    raise ValueError(
+        f"{label} line {line}: expected {expected} fields '{fmt.layout}'{extra}, found {found}: {v.show(text)}"
+    )
 
 
 # ---------------------------------------------------------------- dicts
@@ -638,7 +361,7 @@ def _from_mapping(source: Mapping, fmt: _Format) -> Records:
 
 def _checked_mapping(source: Mapping, fmt: _Format) -> dict[str, dict[str, float]]:
     """The careful route: each id as text, each value as a float, the first bad entry named."""
-    kind, what = fmt.kind, "grade" if fmt is QRELS else "score"
+    kind, what = fmt.kind, fmt.dict_value
     checked: dict[str, dict[str, float]] = {}
     original: dict[str, Any] = {}
     for qid, documents in source.items():
@@ -682,96 +405,6 @@ def _finite(value: Any, name: str, what: str) -> float:
     if not math.isfinite(result):
         raise ValueError(f"{name} must be a finite number ({what}); got {v.show(value)}")
     return result
-
-
-# ---------------------------------------------------------------- grouping and checks
-
-
-def _concat(parts: Sequence[Records]) -> Records:
-    parts = [p for p in parts if len(p)]
-    if len(parts) == 1:
-        return parts[0]
-    if not parts:
-        return Records.empty()
-    lines = [p.lines for p in parts]
-    return Records(
-        [q for p in parts for q in p.qids],
-        np.concatenate([p.lengths for p in parts]),
-        list(chain.from_iterable(p.docnos for p in parts)),
-        np.concatenate([p.values for p in parts]),
-        None if any(x is None for x in lines) else np.concatenate(lines),
-    )
-
-
-def _join_adjacent(records: Records) -> Records:
-    """Neighbouring runs of the same query (a query going on in the next block) as one."""
-    names = records.qids
-    starts = [i for i in range(len(names)) if i == 0 or names[i] != names[i - 1]]
-    if len(starts) == len(names):
-        return records
-    return Records(
-        [names[i] for i in starts],
-        np.add.reduceat(records.lengths, starts),
-        records.docnos,
-        records.values,
-        records.lines,
-    )
-
-
-def _grouped(parts: Sequence[Records]) -> Records:
-    """All records, each query's together in the order first met; a query's records keep file order."""
-    records = _join_adjacent(_concat(parts))
-    names = records.qids
-    if len(set(names)) == len(names):
-        return records
-    first: dict[str, int] = {}
-    for i, name in enumerate(names):
-        first.setdefault(name, i)
-    order = sorted(range(len(names)), key=lambda i: first[names[i]])  # stable: file order kept
-    return _join_adjacent(records.take(order))
-
-
-def padded_rows(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) -> np.ndarray:
-    """Rows of the given lengths, one after another in ``values``, as an (n, width) array."""
-    n = lengths.size
-    if n and width and (lengths == width).all():
-        return values.reshape(n, width)  # every query the same length: no copy
-    out = np.full((n, width), fill, dtype=values.dtype)
-    if values.size:
-        rows = np.repeat(np.arange(n), lengths)
-        out[rows, np.arange(values.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)] = values
-    return out
-
-
-def _check_unique(records: Records, label: str) -> None:
-    """Each document at most once per query; else an error naming both lines (the first such pair).
-
-    Each query's docno hashes are sorted row by row in one array operation;
-    only a query with two equal hashes is then looked at document by document.
-    """
-    if not records.docnos:
-        return
-    hashes = np.fromiter(map(hash, records.docnos), dtype=np.int64, count=len(records.docnos))
-    longest = int(records.lengths.max())
-    rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
-    inside = np.arange(1, longest) < records.lengths[:, None]
-    suspects = np.flatnonzero(((rows[:, 1:] == rows[:, :-1]) & inside).any(axis=1))
-    lines = records.lines if records.lines is not None else np.zeros(len(records.docnos), dtype=np.int64)
-    pairs = []  # (earlier, later) positions of the same docno in one query
-    for query in suspects.tolist():
-        first: dict[str, int] = {}
-        for at in records.positions([query]).tolist():
-            earlier = first.setdefault(records.docnos[at], at)
-            if earlier != at:
-                pairs.append((query, earlier, at))
-    if not pairs:
-        return  # equal hashes of different docnos
-    query, earlier, later = min(pairs, key=lambda pair: lines[pair[2]])
-    raise ValueError(
-        f"{label} line {int(lines[later])}: document {records.docnos[later]!r} of query "
-        f"{records.qids[query]!r} already appears on line {int(lines[earlier])}; each document may "
-        "appear once per query"
-    )
 
 
 def _whole_grades(records: Records, label: str | None, policy: str) -> Records:

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._arrays import pad_right
 from ..metrics.ties import tie_groups
-from .files import Records, padded_rows
+from .records import Records, padded_rows
 
 _NAN = float("nan")
 

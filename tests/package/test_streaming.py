@@ -8,6 +8,7 @@ No timings here: speed is measured by benchmarks/run.py.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import warnings
@@ -289,6 +290,18 @@ def test_array_reader_names_the_first_bad_line():
     # it stays inside the token, and a score holding it is not a number.
     with pytest.raises(ValueError, match=r"run line 1: the score must be a decimal number .*got '0.5\\x1c'"):
         parse_run("q Q0 d 1 0.5\x1c t\n")
+
+
+def test_a_format_quirk_is_one_declaration():
+    # A five-field run without a tag: declared, not coded. The fields are read where the
+    # format says, so the last line's score is not taken from the next line.
+    five = dataclasses.replace(files.RUN, layout="qid Q0 docno rank score", min_fields=5, tag_field=None)
+    records = files._parse(b"q Q0 d1 1 2.5\nq Q0 d2 2 1.5 extra\n", 1, "run", five)
+    assert records.docnos == ["d1", "d2"] and records.values.tolist() == [2.5, 1.5]
+    assert records.last_tag is None
+    assert files._parse(b"q Q0 d1 1 2.5 tag\n", 1, "run", files.RUN).last_tag == "tag"
+    with pytest.raises(ValueError, match="reads a field beyond its 5 fields"):
+        dataclasses.replace(files.RUN, min_fields=5)  # the tag (field 5) would be missing
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"])

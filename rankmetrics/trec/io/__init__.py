@@ -1,0 +1,5 @@
+"""The TREC reader's two lower layers: bytes to lines (:mod:`.blocks`), lines to tokens (:mod:`.tokens`).
+
+Neither knows what a qrels or a run file is: :mod:`rankmetrics.trec.files`
+declares the formats and reads the fields out of the tokens.
+"""
