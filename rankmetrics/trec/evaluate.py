@@ -29,6 +29,7 @@ from . import files, ranking
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
 from .evaluation import Evaluation
 from .names import Measure, known_metrics, parse_metric, parse_metrics
+from .records import Records
 
 __all__ = [
     "MISSING",
@@ -311,7 +312,7 @@ def evaluate_measures(
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
 
-    def score(groups: files.Records) -> dict[str, np.ndarray]:
+    def score(groups: Records) -> dict[str, np.ndarray]:
         ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
         return _score(ranked, measures, c)
 
@@ -331,7 +332,7 @@ def evaluate_measures(
     absent = sorted(qid for qid in qrels if qid not in in_run)
     if absent and c.missing == "zero":
         queries.extend(absent)
-        parts.append(score(files.Records.empty(absent)))
+        parts.append(score(Records.empty(absent)))
     if not queries:
         raise ValueError(
             "no query is both judged and in the run: the qrels judge "
