@@ -15,6 +15,7 @@ in bounded memory by the very same code. The result is an
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
@@ -308,6 +309,7 @@ def evaluate_measures(
     deepest = max((m.k for m in measures if m.k is not None), default=1)
     # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
     depth = None if whole or c.ties == "average" else deepest
+    qrels_given = qrels
     qrels = files.judgements(qrels, c.fractional_grades)
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
@@ -361,7 +363,13 @@ def evaluate_measures(
         tuple(absent),
         tuple(sorted(unjudged)),
         c,
+        (qrels_given, run) if _rereadable(qrels_given) and _rereadable(run) else (),
     )
+
+
+def _rereadable(source: Any) -> bool:
+    """A path or a dict can be read again (Evaluation.explain); an open file cannot."""
+    return isinstance(source, (str, os.PathLike, dict))
 
 
 def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:

@@ -51,6 +51,8 @@ class Evaluation:
     missing_queries: tuple[str, ...] = ()
     unjudged_queries: tuple[str, ...] = ()
     conventions: Mapping[str, Any] = field(default_factory=dict)
+    # (qrels, run) as given, when they can be read again (paths and dicts), for explain().
+    inputs: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -69,6 +71,22 @@ class Evaluation:
         except ValueError:
             raise ValueError(f"query {str(qid)!r} was not evaluated") from None
         return _plain(metric, self.per_query[metric][index])
+
+    def explain(self, qid: Any, metric: str | None = None) -> Any:
+        """One query's ranking after tie-breaking, each document's status, and the metric's step table.
+
+        See :func:`rankmetrics.trec.query_explanation.explain_query`; the
+        conventions are this evaluation's. Needs the qrels and run as paths or
+        dicts (an open file has been read already).
+        """
+        if not self.inputs:
+            raise ValueError(
+                "explain() needs the qrels and run as paths or dicts; this evaluation read them from "
+                "open files: call rankmetrics.trec.query_explanation.explain_query(qrels, run, qid, metric)"
+            )
+        from .query_explanation import explain_query
+
+        return explain_query(*self.inputs, qid, metric, conventions=self.conventions)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain Python data: per-query values, the summary, and the conventions used.
