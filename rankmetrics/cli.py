@@ -31,6 +31,9 @@ _MEAN_METRICS = tuple(m for m in _ALL.values() if m.inputs == "queries")
 _RATING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ratings")
 
 
+_OTHER_COMMANDS = ("worksheet", "evaluate", "compare")
+
+
 class UsageError(Exception):
     """Bad command-line input: printed as one line, exit status 2."""
 
@@ -124,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "랭킹·추천 지표 계산기. 손 계산을 확인할 때는 --explain(단계표)과 --decimals(손 계산 반올림)를 "
             "함께 쓰세요.\n\n명령:\n" + overview + "\n  worksheet  학습지와 답안지를 만듭니다"
+            "\n  evaluate   판정 파일과 런 파일로 지표를 계산합니다 (ir_measures·trec_eval 이름)"
+            "\n  compare    두 런 이상을 질의별로 비교합니다 (신뢰구간, 검정, Holm 보정)"
+            "\n  trec_eval  NIST trec_eval 10.0과 같은 명령과 출력 (rankmetrics trec_eval -h)"
         ),
         epilog=(
             "등급은 순위 순서대로 적습니다 (3 0 3 2 0, 또는 O X O X O).\n"
@@ -210,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument(
         "--force", action="store_true", help="같은 이름의 파일이 있으면 덮어씁니다 (기본: 덮어쓰지 않고 멈춤)"
     )
+    from .trec.commands import add_commands
+
+    add_commands(commands)
     return parser
 
 
@@ -465,13 +474,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and not argv[0].startswith("-") else None
-    where = f"{PROG} {command}" if command in _ALL or command == "worksheet" else PROG
+    where = f"{PROG} {command}" if command in _ALL or command in _OTHER_COMMANDS else PROG
+    notes: list[str] = []
     try:
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(f"지표를 고르세요 (예: {PROG} ndcg 3 0 3 2 0)")
         if args.command == "worksheet":
             output = _run_worksheet(args)
+        elif args.command in ("evaluate", "compare"):
+            from .trec import commands
+
+            run = commands.run_evaluate if args.command == "evaluate" else commands.run_compare
+            output, notes = run(args)
         else:
             metric = _ALL[args.command]
             if metric in _MEAN_METRICS:
@@ -483,5 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError, OSError, ArithmeticError) as error:
         _write(_error_line(error, where), sys.stderr)
         return 2
+    for note in notes:
+        _write(note + "\n", sys.stderr)
     _write(output + "\n", sys.stdout)
     return 0

@@ -1,0 +1,127 @@
+"""rankmetrics evaluate / compare on the command line: the package's numbers, Korean tables, clean errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+import rankmetrics as rm
+from rankmetrics import cli
+
+
+@pytest.fixture
+def files(trec_eval_data):
+    return str(trec_eval_data / "qrels.test"), str(trec_eval_data / "results.test")
+
+
+def run(capsys, *argv):
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_evaluate_prints_the_packages_summary_in_a_korean_table(capsys, files):
+    qrels, results = files
+    status, out, err = run(capsys, "evaluate", qrels, results, "map", "P_10", "nDCG@10")
+    expected = rm.evaluate(qrels, results, ["map", "P_10", "nDCG@10"])
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].split() == ["지표", "값"]
+    assert {line.split()[0]: line.split()[1] for line in lines[2:5]} == {
+        m: f"{expected.summary[m]:.4f}" for m in ["map", "P_10", "nDCG@10"]
+    }
+    assert lines[-1] == f"질의 3개 · rankmetrics {rm.__version__} · 기준 trec_eval-10"
+
+
+def test_tsv_csv_and_json_give_every_value_as_evaluate_does(capsys, files):
+    qrels, results = files
+    expected = rm.evaluate(qrels, results, ["map", "num_ret"], like="trec_eval-9", judged_only=True)
+    for form, delimiter in (("tsv", "\t"), ("csv", ",")):
+        status, out, _ = run(
+            capsys,
+            "evaluate",
+            qrels,
+            results,
+            "map",
+            "num_ret",
+            "--per-query",
+            "--format",
+            form,
+            "--like",
+            "trec_eval-9",
+            "--judged-only",
+        )
+        rows = list(csv.reader(io.StringIO(out), delimiter=delimiter))
+        assert status == 0 and rows[0] == ["query", "measure", "value"]
+        values = {(q, m): v for q, m, v in rows[1:]}
+        assert values[("302", "map")] == repr(expected.value("map", "302"))
+        assert values[("all", "num_ret")] == str(int(expected.summary["num_ret"]))
+        assert len(rows) == 1 + 2 * 3 + 2
+    status, out, _ = run(
+        capsys, "evaluate", qrels, results, "map", "--format", "json", "--per-query", "--ties", "input_order"
+    )
+    data = json.loads(out)
+    by_input = rm.evaluate(qrels, results, "map", ties="input_order")
+    assert data["summary"] == {"map": by_input.summary["map"]}
+    assert data["per_query"]["301"]["map"] == by_input.value("map", "301")
+    assert data["rankmetrics"] == rm.__version__ and data["reference"] == "trec_eval-10"
+    assert data["conventions"]["ties"] == "input_order"
+
+
+def test_explain_shows_one_query_and_its_step_table(capsys, files):
+    qrels, results = files
+    status, out, _ = run(
+        capsys, "evaluate", qrels, results, "--explain", "302", "--measure", "P_5", "--rows", "5"
+    )
+    value = rm.evaluate(qrels, results, "P_5").value("P_5", "302")
+    assert status == 0
+    assert out.splitlines()[0].split() == ["순위", "문서", "점수", "비교한", "점수", "등급", "상태"]
+    assert f"P_5 = {value!r}" in out and "(아래 495개 생략)" in out  # 500 documents, 5 shown
+    assert "P@5 = 정답 수 ÷ k = 4 ÷ 5 = 0.8" in out  # the step table; 4 relevant in the top 5
+
+
+def test_compare_prints_each_run_against_the_first(capsys, files):
+    qrels, results = files
+    status, out, _ = run(
+        capsys, "compare", qrels, results, results, "--measures", "map", "P_10", "--resamples", "99"
+    )
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1].split()[0] == "지표"
+    assert lines[3].split()[:4] == ["map", "0.1785", "0.1785", "+0.0000"]
+    assert "모든 질의의 차이가 같아" in out and out.rstrip().endswith("기준 trec_eval-10")
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["evaluate", "missing.qrels", "missing.run", "map"], "qrels file 'missing.qrels' does not exist"),
+        (["evaluate", "{qrels}", "{run}", "nope@3"], "unknown metric 'nope@3'"),
+        (["evaluate", "{qrels}", "{run}", "map", "--ties", "random"], "ties must be one of"),
+        (
+            ["evaluate", "{qrels}", "{run}", "map", "--max-documents", "many"],
+            "--max-documents에는 수를 주세요",
+        ),
+        (["evaluate", "{qrels}", "{run}", "map", "--format", "xml"], "--format은 table, tsv, csv, json"),
+        (["evaluate", "{qrels}", "{run}"], "지표 이름을 하나 이상"),
+        (["evaluate", "{qrels}", "{run}", "map", "--like", "ranks"], "like must be one of"),
+        (["compare", "{qrels}", "{run}", "--measures", "map"], "둘 이상"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(capsys, files, argv, words):
+    qrels, results = files
+    argv = [a.format(qrels=qrels, run=results) for a in argv]
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and words in err and err.startswith(f"rankmetrics {argv[0]}: 오류:")
+
+
+def test_a_judged_query_absent_from_the_run_is_a_korean_warning(capsys, tmp_path):
+    (tmp_path / "q").write_text("q1 0 a 1\nq2 0 b 1\n")
+    (tmp_path / "r").write_text("q1 Q0 a 1 0.5 t\n")
+    status, out, err = run(capsys, "evaluate", str(tmp_path / "q"), str(tmp_path / "r"), "map")
+    assert status == 0 and out.splitlines()[2].split() == ["map", "1.0000"]
+    assert err.startswith("경고: 판정된 질의 가운데 런에 없는 질의를 건너뛰었습니다") and "q2" in err
