@@ -24,7 +24,7 @@ from .trec.compare import Comparison, compare, holm
 from .trec.evaluate import Evaluation, evaluate
 from .trec.files import read_qrels, read_run
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Comparison",

@@ -246,7 +246,7 @@ def evaluate(
     q2     0.5000  0.5000      0.6309
     -----  ------  ------  ----------
     all    0.6667  0.5000      0.7906
-    2 queries; relevance_level=1, ties=docno_descending, missing=skip
+    2 queries; relevance_level=1, ties=docno_descending, missing=skip; rankmetrics 0.2.0, reference trec_eval-10
     >>> evaluate(qrels, run, ["map", "p@2", "ndcg_cut_3"], chunk_queries=1).summary == result.summary
     True
 

@@ -144,7 +144,9 @@ class Evaluation:
         if self.missing_queries:
             verb = "skipped" if c.get("missing") == "skip" else "scored 0"
             text += f"; {len(self.missing_queries)} judged queries absent from the run ({verb})"
-        return text
+        from .. import __version__
+
+        return text + f"; rankmetrics {__version__}, reference {c.get('reference')}"
 
     def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
         header = ["query", *self.per_query]
