@@ -73,9 +73,9 @@ def test_measures_without_a_step_table_say_why_and_bad_queries_are_named():
         explain_query(qrels, run, "nope")
     with pytest.raises(ValueError, match="'q' is not in the run"):
         explain_query(qrels, {"r": {"a": 1.0}}, "q")
-    with open_run(run) as handle:
-        with pytest.raises(ValueError, match="needs the qrels and run as paths or dicts"):
-            rm.evaluate(qrels, handle, "map").explain("q", "map")
+    from_file = rm.evaluate(qrels, open_run(run), "map")
+    with pytest.raises(ValueError, match="needs the qrels and run as paths or dicts"):
+        from_file.explain("q", "map")
 
 
 def open_run(run):
