@@ -31,6 +31,47 @@ EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating")
 
 
 @dataclass(frozen=True)
+class Reference:
+    """What the book's metric reference (지표 사전, ``book/metric_reference.md``) says about a metric.
+
+    It sits in the metric's one registration, so the page, built from :data:`METRICS`
+    at book build (``book/_ext/metric_reference.py``), cannot list a metric the
+    package does not have or miss one it has.
+
+    Attributes
+    ----------
+    korean : str
+        The metric's Korean name, as the glossary (``book/appendix_glossary.md``)
+        writes it (``"정규화 할인 누적 이득"``).
+    formula : str
+        The definition in LaTeX for MathJax, without ``$$`` (``r"\\mathrm{nDCG@}k = ..."``).
+    conventions : str
+        One or two Korean sentences (합니다체) on the choices that change the value
+        and their defaults: the gain, the ideal ranking, the denominator, what an
+        empty list scores.
+    papers : tuple of str
+        Keys in the book's bibliography (``book/references.bib``,
+        ``book/metric_papers.bib``): the paper that defined the metric, or the
+        tool whose convention the package follows when there is no paper.
+    chapter : str
+        The label of the chapter that teaches the metric (``"ch-dcg_ndcg"``); for a
+        trec_eval measure no chapter works through, the chapter where
+        :func:`rankmetrics.evaluate` reads trec_eval's names (``"ch-many_queries"``).
+    trec_files : tuple of str
+        The trec_eval 10.0 source files (``m_*.c``) of the measure's trec_eval
+        names, one per name (``("m_ndcg.c", "m_ndcg_cut.c")``); empty when
+        trec_eval has no such measure.
+    """
+
+    korean: str
+    formula: str
+    conventions: str
+    papers: tuple[str, ...]
+    chapter: str
+    trec_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Columns:
     """What :func:`rankmetrics.evaluate` hands a metric for a group of ranked queries.
 
@@ -177,6 +218,10 @@ class Metric:
         ``"dcg"`` (``"log2"`` or ``"exp-log2"``: the gain). The default is
         ir_measures' when it differs from the package's (RBP's p = 0.8),
         otherwise None.
+    reference : Reference or None
+        What the book's metric reference (지표 사전) prints: the Korean name,
+        the formula, conventions, papers, the trec_eval source file and the
+        chapter. Every registered metric has one (``tests/package/test_metric_reference.py``).
     """
 
     name: str
@@ -205,6 +250,7 @@ class Metric:
     averages_ties: bool = False
     ir_name: str | None = None
     ir_parameters: tuple[tuple[str, Any], ...] = ()
+    reference: Reference | None = None
 
     def __repr__(self) -> str:
         return self.name

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import pad_right, safe_divide
-from ..registry import Columns, Metric, register
+from ..registry import Columns, Metric, Reference, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
 from .ties import tie_mean
@@ -259,6 +259,14 @@ register(
         ndcg,
         label="nDCG",
         title="nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
+        reference=Reference(
+            korean="정규화 할인 누적 이득",
+            formula=r"nDCG@k = \frac{DCG@k}{IDCG@k}, \quad DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
+            conventions='이득은 선형 $g(rel) = rel$이 기본이고(`gain="exponential"`이면 $2^{rel} - 1$), 이상적 순서는 등급 목록을 주면 그 목록에서, 항목 이름과 판정을 주면 판정된 항목 전체에서 만듭니다(`ideal`). $IDCG@k = 0$이면 0입니다.',
+            papers=("jarvelin2002cumulated", "burges2005learning"),
+            chapter="ch-dcg_ndcg",
+            trec_files=("m_ndcg.c", "m_ndcg_cut.c"),
+        ),
         names=("ndcg",),
         trec_name="ndcg",
         trec_cutoff_name="ndcg_cut",
@@ -285,6 +293,13 @@ register(
         dcg,
         label="DCG",
         title="DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
+        reference=Reference(
+            korean="할인 누적 이득",
+            formula=r"DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
+            conventions=r'이득은 선형 $g(rel) = rel$이 기본이고 `gain="exponential"`이면 $2^{rel} - 1$, `gain="binary"`이면 $\mathbf{1}(rel > 0)$입니다. 할인은 Burges 등의 $\log_2(i+1)$이며, $k$를 주지 않으면 목록 전체를 봅니다.',
+            papers=("jarvelin2000ir", "jarvelin2002cumulated"),
+            chapter="ch-dcg_ndcg",
+        ),
         explain="dcg",
         command="dcg",
         keywords=("gain",),

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide
-from ..registry import Columns, Metric, register
+from ..registry import Columns, Metric, Reference, register
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from .inputs import prepare
@@ -406,6 +406,14 @@ register(
         reciprocal_rank,
         label="RR",
         title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
+        reference=Reference(
+            korean="역순위",
+            formula=r"RR = \frac{1}{r_u}",
+            conventions="$r_u$는 첫 관련 항목의 순위입니다. $k$ 안에 관련 항목이 없으면 0입니다.",
+            papers=("voorhees1999trec8qa",),
+            chapter="ch-rank_position",
+            trec_files=("m_recip_rank.c",),
+        ),
         names=("rr", "mrr"),
         trec_name="recip_rank",
         evaluate=_evaluate_rr,
@@ -424,6 +432,13 @@ register(
         mean_rank,
         label="MR",
         title="MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
+        reference=Reference(
+            korean="평균 순위",
+            formula=r"MR = \frac{1}{m} \sum_{j=1}^{m} r_j",
+            conventions="목록(또는 상위 $k$개)에 든 관련 항목 $m$개의 순위를 평균합니다. 낮을수록 좋고, 관련 항목이 하나도 없으면 nan입니다.",
+            papers=("bordes2013translating",),
+            chapter="ch-rank_position",
+        ),
         explain="hits",
         command="mr",
         examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
@@ -436,6 +451,14 @@ register(
         average_precision,
         label="AP",
         title="AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
+        reference=Reference(
+            korean="평균 정밀도",
+            formula=r"AP = \frac{1}{R} \sum_{i} P@i \cdot rel(i)",
+            conventions='분모 $R$는 관련 항목 전체의 수입니다(`denominator="all_relevant"`, trec_eval의 `map`). `denominator="retrieved_relevant"`이면 목록에서 찾은 관련 항목 수로 나눕니다. 관련 항목이 없으면 0입니다.',
+            papers=("buckley2000evaluating", "manning2008introduction"),
+            chapter="ch-map",
+            trec_files=("m_map.c", "m_map_cut.c"),
+        ),
         names=("ap", "map"),
         trec_name="map",
         trec_cutoff_name="map_cut",
@@ -459,6 +482,13 @@ register(
         expected_reciprocal_rank,
         label="ERR",
         title="ERR@k: 등급마다의 만족 확률로 사용자가 멈추는 순위의 역수를 기댓값으로 (최고 등급 4)",
+        reference=Reference(
+            korean="기대 역순위",
+            formula=r"ERR@k = \sum_{i=1}^{k} \frac{1}{i} \, \theta_i \prod_{j<i} (1 - \theta_j), \quad \theta_i = \frac{2^{rel_i} - 1}{2^{g_{max}}}",
+            conventions=r"등급마다 사용자가 만족해 멈출 확률 $\theta_i$를 두고, 멈추는 순위의 역수를 기댓값으로 냅니다. 최고 등급 $g_{max}$는 4가 기본입니다(`max_grade`, gdeval.pl과 ir_measures의 `ERR`).",
+            papers=("chapelle2009expected", "gdeval"),
+            chapter="ch-ndcg_variants",
+        ),
         names=("err",),
         # In evaluate the scale's top is 4, as in gdeval.pl and so in ir_measures' ERR.
         evaluate=lambda c, k: err_rows(cutoff(c.graded, k)[0], ERR_MAX_GRADE),
@@ -472,6 +502,13 @@ register(
         mean_reciprocal_rank,
         label="MRR",
         title="MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
+        reference=Reference(
+            korean="평균 역순위",
+            formula=r"MRR = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} \frac{1}{r_u}",
+            conventions="질의마다의 역순위를 평균합니다. 관련 항목이 없는 질의도 0으로 평균에 들어갑니다.",
+            papers=("voorhees1999trec8qa",),
+            chapter="ch-rank_position",
+        ),
         inputs="queries",
         explain="mean",
         per_query="reciprocal_rank",
@@ -489,6 +526,13 @@ register(
         mean_average_precision,
         label="MAP",
         title="MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
+        reference=Reference(
+            korean="평균 정밀도의 평균",
+            formula=r"MAP = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} AP_u",
+            conventions="질의마다의 AP를 평균합니다. AP의 분모는 질의마다 관련 항목 전체의 수가 기본입니다(`n_relevant`, `denominator`).",
+            papers=("manning2008introduction", "voorhees2005trec"),
+            chapter="ch-map",
+        ),
         inputs="queries",
         explain="mean",
         per_query="average_precision",

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide
-from ..registry import Columns, Metric, register
+from ..registry import Columns, Metric, Reference, register
 from . import ties
 from .conventions import cutoff, is_relevant
 from .inputs import prepare
@@ -294,6 +294,14 @@ register(
         label="Precision",
         symbol="P",
         title="Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
+        reference=Reference(
+            korean="정밀도",
+            formula=r"P@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{k}",
+            conventions="분모는 언제나 $k$입니다. 목록이 $k$보다 짧아도 $k$로 나누며, trec_eval의 `P_k`와 같습니다.",
+            papers=("manning2008introduction",),
+            chapter="ch-precision_recall",
+            trec_files=("m_P.c",),
+        ),
         cutoff="required",
         names=("precision", "p"),
         trec_cutoff_name="P",
@@ -317,6 +325,14 @@ register(
         label="Recall",
         symbol="R",
         title="Recall@k: 전체 정답 중 상위 k개에 든 비율",
+        reference=Reference(
+            korean="재현율",
+            formula=r"R@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{\lvert Rel_u \rvert}",
+            conventions="분모는 목록에 들었든 아니든 관련 항목 전체의 수입니다. 등급 목록만 주면 목록 안의 관련 항목만 세므로, 목록 밖의 관련 항목은 `n_relevant`로 알려 줍니다. 관련 항목이 없으면 0입니다.",
+            papers=("manning2008introduction",),
+            chapter="ch-precision_recall",
+            trec_files=("m_recall.c",),
+        ),
         cutoff="required",
         names=("recall", "r"),
         trec_cutoff_name="recall",
@@ -340,6 +356,13 @@ register(
         f1,
         label="F1",
         title="F1@k: Precision@k와 Recall@k의 조화평균",
+        reference=Reference(
+            korean="F1 점수",
+            formula=r"F1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
+            conventions="$P@k$와 $R@k$의 약속을 그대로 따릅니다(분모 $k$, 관련 항목 전체의 수). 둘 다 0이면 0입니다.",
+            papers=("vanrijsbergen1979information",),
+            chapter="ch-precision_recall",
+        ),
         cutoff="required",
         names=("f1",),
         evaluate=lambda c, k: f1(c.binary, k, n_relevant=c.n_relevant),
@@ -357,6 +380,14 @@ register(
         label="Hit rate",
         symbol="HR",
         title="Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
+        reference=Reference(
+            korean="적중률",
+            formula=r"HR@k = \mathbf{1}\left(\lvert Rec_u^k \cap Rel_u \rvert > 0\right)",
+            conventions="상위 $k$개에 관련 항목이 하나라도 있으면 1입니다. trec_eval의 `success_k`, ir_measures의 `Success@k`와 같습니다.",
+            papers=("deshpande2004item",),
+            chapter="ch-precision_recall",
+            trec_files=("m_success.c",),
+        ),
         cutoff="required",
         names=("hit_rate", "hr", "success"),
         trec_cutoff_name="success",
@@ -379,6 +410,13 @@ register(
         hits,
         label="Hits",
         title="Hits@k: 상위 k개에 든 정답의 수",
+        reference=Reference(
+            korean="적중 수",
+            formula=r"Hits@k = \lvert Rec_u^k \cap Rel_u \rvert",
+            conventions="정밀도와 재현율의 분자입니다. $k$를 주지 않으면 목록 전체에서 셉니다.",
+            papers=("manning2008introduction",),
+            chapter="ch-precision_recall",
+        ),
         names=("hits",),
         evaluate=lambda c, k: (
             _expected_hits(c, k or c.binary.shape[1]) if c.tie_start is not None else hits(c.binary, k)
@@ -394,6 +432,14 @@ register(
         label="R-precision",
         symbol="R-Prec",
         title="R-precision: 상위 R개(R = 전체 정답 수) 중 정답의 비율",
+        reference=Reference(
+            korean="R-정밀도",
+            formula=r"R\text{-}Prec = \frac{\lvert Rec_u^R \cap Rel_u \rvert}{R}, \quad R = \lvert Rel_u \rvert",
+            conventions="컷오프는 관련 항목 수 $R$로 정해지므로 $k$를 받지 않습니다. 이 자리에서 정밀도와 재현율이 같습니다. 관련 항목이 없으면 0입니다.",
+            papers=("buckley2004retrieval", "manning2008introduction"),
+            chapter="ch-many_queries",
+            trec_files=("m_Rprec.c",),
+        ),
         cutoff="none",
         names=("r_precision", "rprec"),
         trec_name="Rprec",

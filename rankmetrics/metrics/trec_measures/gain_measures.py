@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import pad_right, safe_divide
+from ...registry import Reference
 from ..conventions import discounts, gain_map
 from ._common import as_rows, count_above, per_query, trec_gain_arrays, trec_measure
 
@@ -159,6 +160,14 @@ MEASURES = (
         "binG",
         "binG: 앞선 비관련 문서 수로 할인한 관련 문서의 평균",
         lambda c, k: binary_g(c.relevant, c.n_relevant),
+        reference=Reference(
+            korean="binG",
+            formula=r"binG = \frac{1}{R} \sum_{r} \frac{1}{\log_2(2 + n_r)}",
+            conventions="$n_r$은 관련 문서 $r$보다 위에 놓인 무관(또는 미판정) 문서 수입니다. 검색되지 않은 관련 문서는 0을 더합니다. trec_eval의 실험용 측정입니다.",
+            papers=("trec_eval",),
+            chapter="ch-many_queries",
+            trec_files=("m_binG.c",),
+        ),
     ),
     trec_measure(
         "normalized_gain",
@@ -167,6 +176,14 @@ MEASURES = (
         "G: 이상적 순서에 뒤처진 만큼 할인한 이득의 합",
         lambda c, k, gains=None: normalized_gain(*trec_gain_arrays(c, gain_map(gains, "G")[0])),
         parameter="gains",
+        reference=Reference(
+            korean="G",
+            formula=r"G = \frac{1}{\sum_i g^*_i} \sum_{i} \frac{g_i}{\log_2(2 + C_i - S_i)}",
+            conventions=r"$S_i$는 $i$위까지 런이 얻은 이득의 합, $C_i$는 $i$위까지 $\max(g^*_j, 1)$의 합입니다($g^*$는 이상적 순서의 이득). trec_eval의 실험용 측정이며, 이득은 등급 그대로가 기본입니다(`G_1=3,2=9`처럼 바꿀 수 있습니다).",
+            papers=("trec_eval",),
+            chapter="ch-many_queries",
+            trec_files=("m_G.c",),
+        ),
     ),
     trec_measure(
         "ndcg_over_relevant",
@@ -175,6 +192,14 @@ MEASURES = (
         "ndcg_rel: 관련 문서 위치마다의 nDCG 평균",
         lambda c, k, gains=None: ndcg_over_relevant(*trec_gain_arrays(c, gain_map(gains, "ndcg_rel")[0])),
         parameter="gains",
+        reference=Reference(
+            korean="관련 문서 위치의 평균 nDCG",
+            formula=r"ndcg\_rel = \frac{1}{R} \sum_{r} nDCG@i_r",
+            conventions="$i_r$은 관련 문서 $r$의 순위이고, 검색되지 않은 관련 문서는 목록 끝의 nDCG를 더합니다. 이상적 순서는 판정 전체에서 만듭니다.",
+            papers=("jarvelin2002cumulated", "trec_eval"),
+            chapter="ch-many_queries",
+            trec_files=("m_ndcg_rel.c",),
+        ),
     ),
     trec_measure(
         "ndcg_at_r_levels",
@@ -185,5 +210,13 @@ MEASURES = (
             *trec_gain_arrays(c, gain_map(gains, "Rndcg")[0]), c.n_retrieved, c.n_relevant
         ),
         parameter="gains",
+        reference=Reference(
+            korean="이상적 이득 단계의 평균 nDCG",
+            formula=r"Rndcg = \frac{1}{\lvert L \rvert} \sum_{\ell \in L} nDCG@\ell",
+            conventions="$L$은 이상적 순서의 이득이 바뀌는 순위들입니다(등급 3 문서 5개, 등급 2 문서 3개면 5위와 8위). 관련 문서가 없으면 0입니다.",
+            papers=("trec_eval",),
+            chapter="ch-many_queries",
+            trec_files=("m_Rndcg.c",),
+        ),
     ),
 )

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
+from ...registry import Reference
 from ._common import as_rows, count_above, per_query, trec_measure
 
 _INFAP_EPSILON = 0.00001  # trec_eval.h
@@ -117,6 +118,14 @@ MEASURES = (
         "bpref",
         "bpref: 판정된 비관련 문서보다 앞선 관련 문서의 비율",
         lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+        reference=Reference(
+            korean="bpref",
+            formula=r"bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(N, R)}\right)",
+            conventions="$R$는 관련 문서 수, $N$은 판정된 무관 문서 수, $n_r$은 관련 문서 $r$보다 위에 놓인 판정된 무관 문서 수입니다. 판정되지 않은 문서는 세지 않습니다.",
+            papers=("buckley2004retrieval",),
+            chapter="ch-incomplete_judgements",
+            trec_files=("m_bpref.c",),
+        ),
     ),
     trec_measure(
         "gm_bpref",
@@ -126,6 +135,14 @@ MEASURES = (
         lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
         summary="geometric",
         trec_lines="all",
+        reference=Reference(
+            korean="bpref의 기하평균",
+            formula=r"GM\text{-}bpref = \exp\left(\frac{1}{\lvert Q \rvert} \sum_{u \in Q} \ln \max(bpref_u, 10^{-5})\right)",
+            conventions="질의마다의 bpref를 $10^{-5}$ 아래로 내리지 않고 기하평균합니다.",
+            papers=("buckley2004retrieval",),
+            chapter="ch-incomplete_judgements",
+            trec_files=("m_gm_bpref.c",),
+        ),
     ),
     trec_measure(
         "inferred_ap",
@@ -133,5 +150,13 @@ MEASURES = (
         "infAP",
         "infAP: 판정 표본으로 추정한 AP",
         lambda c, k: inferred_ap(c.relevant, c.nonrelevant, c.pool_unjudged, c.n_relevant),
+        reference=Reference(
+            korean="infAP",
+            formula=r"infAP = \frac{1}{R} \sum_{r} E[P@k_r], \quad E[P@k] = \frac{1}{k} + \frac{k-1}{k} \cdot \frac{pooled_{<k}}{k-1} \cdot \frac{rel_{<k} + \varepsilon}{judged_{<k} + 2\varepsilon}",
+            conventions=r"풀에 있으나 판정하지 않은 문서는 등급 −1로 적습니다. $\varepsilon = 10^{-5}$이고, 1위의 관련 문서는 1을 더합니다. 등급 −1이 없으면 AP와 같습니다.",
+            papers=("yilmaz2006estimating",),
+            chapter="ch-incomplete_judgements",
+            trec_files=("m_infap.c",),
+        ),
     ),
 )

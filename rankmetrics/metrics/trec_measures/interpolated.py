@@ -12,6 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ..._validation import check_choice
+from ...registry import Reference
 from ._common import as_rows, parameter_numbers, per_query, required_level, trec_measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
@@ -215,6 +216,14 @@ MEASURES = (
             c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
         ),
         parameter="level",
+        reference=Reference(
+            korean="보간 정밀도",
+            formula=r"iprec(r) = \max_{i \ge i_c} P@i, \quad c = \mathrm{round}(r \cdot R)",
+            conventions='재현율 수준 $r$을 관련 문서 수 $c$로 바꾸고, $c$번째 관련 문서가 나온 순위 $i_c$부터 끝까지의 가장 높은 정밀도를 씁니다. 반올림은 trec_eval 10.0의 `lround`가 기본입니다(9.x는 `recall_rank="plus_0.9"`).',
+            papers=("manning2008introduction",),
+            chapter="ch-many_queries",
+            trec_files=("m_iprec_at_recall.c",),
+        ),
     ),
     trec_measure(
         "eleven_point_average",
@@ -229,6 +238,14 @@ MEASURES = (
             c.recall_rank,
         ),
         parameter="numbers",
+        reference=Reference(
+            korean="11점 평균 보간 정밀도",
+            formula=r"11pt = \frac{1}{11} \sum_{r \in \{0, 0.1, \dots, 1\}} iprec(r)",
+            conventions="재현율 수준은 0.0부터 1.0까지 11개가 기본이고, `11pt_avg_0.2,0.5,0.8`처럼 다른 수준을 줄 수 있습니다.",
+            papers=("salton1983introduction",),
+            chapter="ch-many_queries",
+            trec_files=("m_11pt_avg.c",),
+        ),
     ),
     trec_measure(
         "r_precision_multiple",
@@ -239,6 +256,14 @@ MEASURES = (
             c.relevant, c.n_relevant, required_level(multiple, "Rprec_mult")
         ),
         parameter="level",
+        reference=Reference(
+            korean="R 배수 정밀도",
+            formula=r"Rprec\_mult(m) = P@c, \quad c = \lfloor m \cdot R + 0.9 \rfloor",
+            conventions="$m = 1$이면 R-정밀도입니다. 목록 끝 너머의 순위는 무관 문서로 셉니다. 배수 $m$은 반드시 적어야 합니다(`Rprec_mult_0.20`).",
+            papers=("trec_eval",),
+            chapter="ch-many_queries",
+            trec_files=("m_Rprec_mult.c",),
+        ),
     ),
     trec_measure(
         "relative_precision",
@@ -248,5 +273,13 @@ MEASURES = (
         lambda c, k: relative_precision(c.relevant, c.n_relevant, k),
         cutoff="required",
         trec_cutoff_name="relative_P",
+        reference=Reference(
+            korean="상대 정밀도",
+            formula=r"relative\_P@k = \frac{Hits@k}{\min(k, R)}",
+            conventions="$R$위까지는 정밀도, 그 뒤로는 재현율과 같습니다. 컷오프 $k$를 반드시 적어야 하고, 관련 문서가 없으면 0입니다.",
+            papers=("trec_eval",),
+            chapter="ch-many_queries",
+            trec_files=("m_rel_P.c",),
+        ),
     ),
 )
