@@ -10,7 +10,8 @@ and whether worksheets use it. ``evaluate``'s name parsing, the command line,
 list of its own.
 
 Adding a metric means writing its function and one ``register(Metric(...))``
-call beside it.
+call beside it, whose ``reference=Reference(...)`` gives the book's metric
+reference (지표 사전) its Korean name, formula, papers and chapter.
 """
 
 from __future__ import annotations
