@@ -58,7 +58,9 @@ def test_every_step_table_adds_up_to_evaluates_value_on_nist_files(trec_eval_dat
         for name in STEPPED:
             e = result.explain(qid, name)
             assert e.steps is not None, (qid, name, e.note)
-            assert e.value == pytest.approx(result.value(name, qid), abs=1e-15)  # one query vs the padded batch
+            assert e.value == pytest.approx(
+                result.value(name, qid), abs=1e-15
+            )  # one query vs the padded batch
             assert e.steps.value == pytest.approx(e.value, abs=1e-12)
         assert [r["docno"] for r in e.rows] == by_hand(read[qid], "float64")
 
