@@ -1,4 +1,4 @@
-"""Measures for incomplete judgements: bpref, gm_bpref and infAP (trec_eval ``m_bpref.c``, ``m_infAP.c``).
+"""Measures for incomplete judgements: bpref, gm_bpref and infAP (trec_eval ``m_bpref.c``, ``m_infap.c``).
 
 Both score a run only on the documents someone judged, so the documents
 nobody judged neither help nor hurt it.
@@ -90,7 +90,7 @@ def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant:
     References
     ----------
     Yilmaz & Aslam, "Estimating average precision with incomplete and imperfect judgments",
-    CIKM 2006; trec_eval ``m_infAP.c``.
+    CIKM 2006; trec_eval ``m_infap.c``.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """Precision read off the recall-precision curve: iprec_at_recall, 11pt_avg, Rprec_mult, relative_P.
 
 trec_eval ``m_iprec_at_recall.c``, ``m_11pt_avg.c``, ``m_Rprec_mult.c``,
-``m_relative_P.c``.
+``m_rel_P.c``.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def relative_precision(relevant: Any, n_relevant: Any, k: int) -> np.ndarray:
 
     References
     ----------
-    trec_eval ``m_relative_P.c``.
+    trec_eval ``m_rel_P.c``.
 
     Examples
     --------

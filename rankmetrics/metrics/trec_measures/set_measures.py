@@ -73,7 +73,7 @@ def set_relative_precision(n_relevant_retrieved: Any, n_retrieved: Any, n_releva
 
     References
     ----------
-    trec_eval ``m_set_relative_P.c``.
+    trec_eval ``m_set_rel_P.c``.
 
     Examples
     --------
