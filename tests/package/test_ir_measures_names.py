@@ -92,7 +92,7 @@ def test_ir_names_mean_what_ir_measures_means():
         ("P(rel=0)@5", "rel must be a positive number"),
         ("P(judged_only=True)@5", "'judged_only' is not a parameter of P"),
         ("nDCG(gains={0:0})@5", "'gains' is not a parameter of nDCG"),
-        ("RBP(p=1.5)", "p must be a persistence"),
+        ("RBP(p=1.5)", r"p \(the persistence\) must be in \(0, 1\); got 1.5 \(outside the range where RBP"),
         ("RBP(rel=1)", "'rel' is not a parameter of RBP"),
         ("nDCG(dcg=log3)", "dcg must be one of"),
         ("Frob(rel=1)@5", "unknown ir_measures name"),

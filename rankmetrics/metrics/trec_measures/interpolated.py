@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ..._validation import check_choice
-from ._common import as_rows, parameter_numbers, per_query, required_level, trec_measure
+from ._common import as_rows, out_of_range, parameter_numbers, per_query, required_level, trec_measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
 
@@ -215,6 +215,7 @@ MEASURES = (
             c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
         ),
         parameter="level",
+        check_parameter=lambda level: out_of_range([level], "the recall level", 0, 1),
     ),
     trec_measure(
         "eleven_point_average",
@@ -229,6 +230,7 @@ MEASURES = (
             c.recall_rank,
         ),
         parameter="numbers",
+        check_parameter=lambda recalls: out_of_range(recalls, "a recall level", 0, 1),
     ),
     trec_measure(
         "r_precision_multiple",
@@ -239,6 +241,7 @@ MEASURES = (
             c.relevant, c.n_relevant, required_level(multiple, "Rprec_mult")
         ),
         parameter="level",
+        check_parameter=lambda multiple: out_of_range([multiple], "the multiple of R", 0, open_low=True),
     ),
     trec_measure(
         "relative_precision",

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
-from ._common import parameter_numbers, per_query, trec_measure
+from ._common import out_of_range, parameter_numbers, per_query, trec_measure
 
 UTILITY_DEFAULT = (1.0, -1.0, 0.0, 0.0)  # utility's p1..p4 (trec_eval.h)
 
@@ -203,5 +203,7 @@ MEASURES = (
             parameter_numbers(beta, "set_F", (1.0,), 1)[0],
         ),
         parameter="numbers",
+        # (beta + 1) P R / (beta P + R) is a weighted harmonic mean, in [0, 1], only for beta >= 0.
+        check_parameter=lambda beta: out_of_range(beta[:1], "beta (the weight of recall)", 0),
     ),
 )
