@@ -200,6 +200,12 @@ def _parse_name(name: str, check_range: bool = True) -> Measure:
         return _ir_measure(text, by_ir_name, written["parameters"], written["cutoff"], check_range)
     if written is not None and written["parameters"] is not None:
         known = ", ".join(m.ir_name for m in metrics if m.ir_name)
+        bare = next((m for m in metrics if (m.trec_name or "").lower() == written["name"].lower()), None)
+        if bare is not None:  # Bpref(rel=2): Bpref is read, as trec_eval's bpref, without parameters
+            raise ValueError(
+                f"{name!r}: {written['name']} is read as trec_eval's {bare.trec_name}, which takes no "
+                f"parameters here; the ir_measures names read with parameters: {known}"
+            )
         raise ValueError(f"unknown ir_measures name in {name!r}; known: {known}")
     if "@" in lower:
         base, _, cut = lower.partition("@")

@@ -180,3 +180,10 @@ def test_other_ir_measures_measures_and_parameter_values_are_refused_by_name(for
     message = str(error.value)
     assert repr(form) in message
     assert ("unknown" in message) if reason == "not read" else (reason in message), message
+
+
+def test_an_ir_measures_name_read_as_trec_eval_s_says_so_with_parameters():
+    # Bpref and infAP are read under trec_eval's names (bpref, infAP), without parameters.
+    with pytest.raises(ValueError, match=r"'Bpref\(rel=2\)': Bpref is read as trec_eval's bpref, which"):
+        parse_metric("Bpref(rel=2)")
+    assert parse_metric("Bpref").metric.trec_name == "bpref"

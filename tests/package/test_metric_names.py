@@ -9,6 +9,7 @@ must print exactly trec_eval's lines for it.
 
 from __future__ import annotations
 
+import re
 import warnings
 from functools import cache
 
@@ -193,6 +194,29 @@ def test_a_measure_trec_eval_lacks_is_refused_by_name(name, message):
     result = rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name, "map"])
     with pytest.raises(ValueError, match=message):
         result.to_trec_eval()
+
+
+def _without_trec_eval_form() -> list[str]:
+    """A name of every registered metric that trec_eval 10.0 has no measure for."""
+    names = []
+    for m in METRICS.values():
+        if m.evaluate is None or m.trec_name or m.trec_cutoff_name:
+            continue
+        names += [f"{n}@10" for n in m.names] + ([f"{m.ir_name}@10"] if m.ir_name else [])
+    return names
+
+
+def test_every_registered_metric_without_a_trec_eval_form_is_refused_by_name():
+    names = _without_trec_eval_form()
+    assert {parse_metric(n).metric.name for n in names} == {
+        "f1",
+        "hits",
+        "expected_reciprocal_rank",
+        "judged_fraction",
+    }
+    for name in names:
+        with pytest.raises(ValueError, match=rf"^{re.escape(repr(name))} has no trec_eval name: "):
+            rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name]).to_trec_eval()
 
 
 def test_to_trec_eval_refuses_a_relevance_level_of_one_measure_and_a_line_twice():
