@@ -138,7 +138,7 @@ def parse_metric(name: Any, *, check_range: bool = True) -> Measure:
         ``Rndcg``, ``rbp``) take any finite number: trec_eval documents
         negative gains as costs, and RBP rescales its gains into [0, 1].
         With ``check_range=False`` such a measure is read unchecked and is
-        computed as trec_eval computes it (``set_F.-0.5`` gives F = -2), as
+        computed as trec_eval computes it (``set_F.-0.5`` gives F = -2 at P = 1, R = 0.4), as
         a reproduction of trec_eval's output needs. Cutoffs (at least 1,
         relstring's length included) and ir_measures' ``rel`` (above 0) are
         checked either way: the package computes nothing else.

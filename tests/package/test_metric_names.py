@@ -277,6 +277,10 @@ def test_check_range_false_gives_trec_eval_s_unchecked_values():
     assert parse_metrics(["map", "set_F.-0.5"], check_range=False)[1] == measure
     result = evaluate_measures(QRELS, RUN, [measure], Conventions.resolve(None))
     assert result.summary["set_F.-0.5"] == pytest.approx(1 / 3)
+    # Two retrieved, both relevant, of five: P = 1, R = 0.4: 0.5 * 0.4 / (-0.5 + 0.4) = -2.
+    five = {"q": {d: 1 for d in "abcde"}}
+    two = evaluate_measures(five, {"q": {"a": 0.9, "b": 0.8}}, [measure], Conventions.resolve(None))
+    assert two.summary["set_F.-0.5"] == pytest.approx(-2.0)
     # rbp.p=1.5 unchecked: (1 - p) sum gain_i p^(i-1), gains rescaled by the top grade 2:
     # a (1) at rank 1, c (1/2) at rank 4: -0.5 * (1 + 0.5 * 1.5**3) = -1.34375.
     unchecked = parse_metric("rbp.p=1.5", check_range=False)
