@@ -187,6 +187,12 @@ class Metric:
         ``11pt_avg_0.2,0.5,0.8``), or ``level=gain`` pairs (``ndcg_1=3,2=9``,
         ``rbp_p=0.95``). An integer cutoff is not a parameter: see
         ``trec_cutoff_name``.
+    check_parameter : callable or None
+        ``check_parameter(parameter) -> str or None``: for a measure with a
+        ``parameter``, why a parsed value lies outside the measure's defined
+        range (``"beta must be >= 0 ..."``), or None when it is inside.
+        :func:`rankmetrics.trec.names.parse_metric` refuses such a name
+        unless called with ``check_range=False`` (trec_eval computes it anyway).
     evaluate : callable or None
         ``evaluate(columns, k) -> per-query array``, for :func:`rankmetrics.evaluate`;
         a metric with a ``parameter`` is called ``evaluate(columns, k, parameter)``
@@ -239,6 +245,7 @@ class Metric:
     text: str | None = None
     trec_lines: str = "both"
     parameter: str | None = None
+    check_parameter: Callable[[Any], str | None] | None = None
     evaluate: Callable[..., np.ndarray] | None = None
     explain: str | None = None
     per_query: str | None = None

@@ -274,7 +274,8 @@ def compare(
     ValueError
         When the two runs are evaluated on different queries (pass
         ``missing="zero"`` to score absent queries 0 in both), when fewer
-        than 2 queries are evaluated, or for a bad argument.
+        than 2 queries are evaluated, for a text measure (``runid``,
+        ``relstring``: no difference to test), or for a bad argument.
 
     See Also
     --------
@@ -315,6 +316,12 @@ def compare(
         raise ValueError(f"random_state must be a non-negative integer seed; got {v.show(random_state)}")
 
     measures = parse_metrics(metrics)
+    text = [m.name for m in measures if m.metric.text is not None]
+    if text:
+        raise ValueError(
+            f"compare() cannot compare {', '.join(map(repr, text))}: a text measure (the run's tag, "
+            "the first grades as characters) has no difference between runs; compare numeric measures"
+        )
     chunk_queries = v.check_k(conventions.pop("chunk_queries", None), "chunk_queries")
     settings = Conventions.resolve(like, base=conventions.pop("conventions", None), **conventions)
     a = evaluate_measures(qrels, run_a, measures, settings, chunk_queries)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..registry import Metric
 from ..tables import html_table, text_table
-from .names import parse_metric
+from .names import Measure, parse_metric, trec_eval_name
 
 
 @dataclass(frozen=True, repr=False)
@@ -111,17 +111,40 @@ class Evaluation:
         ``runid`` only for ``all``, ``relstring`` only per query; counts as
         integers, text as trec_eval writes it, every other value with 4
         decimals (``%6.4f``).
+
+        Each measure is printed under the name trec_eval prints for it,
+        whichever name it was asked by (:func:`rankmetrics.trec.names.trec_eval_name`):
+        ``P.7`` and ``p@7`` as ``P_7``, ``nDCG@10`` as ``ndcg_cut_10``,
+        ``Rprec_mult.0.5`` as ``Rprec_mult_0.50``.
+
+        Raises
+        ------
+        ValueError
+            Naming the measure, for one trec_eval has no line for (``err@20``,
+            ``hits@10``, ``judged@10``, ``rr@10``, exponential-gain nDCG); for
+            one with a relevance level of its own (``P(rel=2)@5``) other than
+            the evaluation's, since trec_eval applies one level (``-l``) to
+            every measure; and for two names that print as the same line
+            (``P@5`` and ``P_5``).
         """
-        metrics = {name: parse_metric(name).metric for name in self.per_query}
+        measures = {name: parse_metric(name, check_range=False) for name in self.per_query}
+        printed = {name: _trec_eval_name(m, self.conventions) for name, m in measures.items()}
+        seen: dict[str, str] = {}
+        for name, trec in printed.items():
+            if trec in seen:
+                raise ValueError(
+                    f"{seen[trec]!r} and {name!r} both print as trec_eval's {trec}; evaluate one of them"
+                )
+            seen[trec] = name
         lines = []
         if queries:
             for i, qid in enumerate(self.queries):
                 for name, values in self.per_query.items():
-                    if metrics[name].trec_lines != "all":
-                        lines.append(_trec_line(name, metrics[name], qid, values[i]))
+                    if measures[name].metric.trec_lines != "all":
+                        lines.append(_trec_line(printed[name], measures[name].metric, qid, values[i]))
         for name, value in self.summary.items():
-            if metrics[name].trec_lines != "queries":
-                lines.append(_trec_line(name, metrics[name], "all", value))
+            if measures[name].metric.trec_lines != "queries":
+                lines.append(_trec_line(printed[name], measures[name].metric, "all", value))
         return "\n".join(lines) + "\n" if lines else ""
 
     def _rows(self, limit: int) -> list[tuple[str, list[str]]]:
@@ -173,15 +196,27 @@ class Evaluation:
         )
 
 
+def _trec_eval_name(measure: Measure, conventions: Mapping[str, Any]) -> str:
+    level = conventions.get("relevance_level", 1)
+    if measure.relevance_level is not None and measure.relevance_level != level:
+        raise ValueError(
+            f"{measure.name!r} has no trec_eval name here: its relevance level "
+            f"{measure.relevance_level} is not the evaluation's ({level}), and trec_eval applies "
+            "one level (-l) to every measure; evaluate it with relevance_level="
+            f"{measure.relevance_level} instead"
+        )
+    return trec_eval_name(measure)
+
+
 def _plain(metric: str, value: Any) -> int | float | str:
-    registered = parse_metric(metric).metric
+    registered = parse_metric(metric, check_range=False).metric
     if registered.text is not None:
         return str(value)
     return int(value) if registered.count else float(value)
 
 
 def _cell(metric: str, value: Any) -> str:
-    return _shown(parse_metric(metric).metric, value)
+    return _shown(parse_metric(metric, check_range=False).metric, value)
 
 
 def _shown(metric: Metric, value: Any) -> str:

@@ -1,8 +1,11 @@
 """ir_measures' names in evaluate, and the measures ERR, Judged and Hits.
 
 The reference values come from ir_measures itself (an independent implementation:
-gdeval.pl for ERR, its own Python for Judged, pytrec_eval for the others), produced by
-benchmarks/ir_measures_reference.py into data/ir_measures_reference.json.
+gdeval.pl for ERR and exponential-gain nDCG@k, its own Python for Judged and RR@k, ranx
+for exponential-gain nDCG, trectools for RBP, pytrec_eval for the others), produced by
+benchmarks/ir_measures_reference.py into data/ir_measures_reference.json: for every
+ir_measures measure the package reads and every value tried of its parameters, the name
+exactly as ``str(measure)`` writes it, and the names of what it does not read.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import numpy as np
 import pytest
 
 import rankmetrics as rm
+from rankmetrics.registry import METRICS
+from rankmetrics.trec.names import parse_metric
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "ir_measures_reference.json").read_text())
 GDEVAL_DECIMALS = 5  # gdeval.pl prints ERR with %.5f
@@ -92,7 +97,7 @@ def test_ir_names_mean_what_ir_measures_means():
         ("P(rel=0)@5", "rel must be a positive number"),
         ("P(judged_only=True)@5", "'judged_only' is not a parameter of P"),
         ("nDCG(gains={0:0})@5", "'gains' is not a parameter of nDCG"),
-        ("RBP(p=1.5)", "p must be a persistence"),
+        ("RBP(p=1.5)", r"p \(the persistence\) must be in \(0, 1\); got 1.5 \(outside the range where RBP"),
         ("RBP(rel=1)", "'rel' is not a parameter of RBP"),
         ("nDCG(dcg=log3)", "dcg must be one of"),
         ("Frob(rel=1)@5", "unknown ir_measures name"),
@@ -106,3 +111,79 @@ def test_bad_ir_names_are_refused_by_name(name, message):
     with pytest.raises(ValueError, match=message) as error:
         rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name])
     assert name in str(error.value) or "unknown" in str(error.value)
+
+
+# ---------------------------------------------------------------- str(measure), as ir_measures writes it
+
+FORMS = REFERENCE["forms"]  # str(measure) -> {qid: ir_measures' value}
+PROVIDERS = REFERENCE["providers"]  # str(measure) -> the ir_measures provider that computed it
+PRINTED_DECIMALS = {"gdeval": GDEVAL_DECIMALS}  # gdeval.pl prints its values with %.5f
+_RBP_GRADES = (
+    "ir_measures computes RBP with trectools (its only provider of graded RBP), which weights "
+    "each document by its raw grade: (1 - p) sum of grade * p^(i-1), grades up to 4 here. "
+    "rankmetrics' RBP follows trec_eval's m_rbp.c, which rescales a query's grades into [0, 1] "
+    "(grade / the query's highest grade): the values differ by that factor "
+    "(test_rbp_differs_from_ir_measures_by_the_top_grade)"
+)
+KNOWN_FORMS = {form: _RBP_GRADES for form in FORMS if form.startswith("RBP")}
+
+
+@pytest.fixture(scope="module")
+def forms():
+    return rm.evaluate(REFERENCE["qrels"], REFERENCE["run"], sorted(FORMS))
+
+
+def _same(form: str, ours: rm.Evaluation) -> None:
+    theirs = FORMS[form]
+    assert sorted(theirs) == list(ours.queries)
+    got = np.array([ours.value(form, q) for q in ours.queries])
+    expected = np.array([theirs[q] for q in ours.queries])
+    decimals = PRINTED_DECIMALS.get(PROVIDERS[form])
+    if decimals is not None:
+        assert [f"{g:.{decimals}f}" for g in got] == [f"{e:.{decimals}f}" for e in expected], form
+    else:
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9, err_msg=form)
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        pytest.param(f, marks=pytest.mark.xfail(reason=KNOWN_FORMS[f], strict=True))
+        if f in KNOWN_FORMS
+        else f
+        for f in sorted(FORMS)
+    ],
+)
+def test_str_of_each_ir_measures_measure_is_read_with_its_values(form, forms):
+    _same(form, forms)
+
+
+def test_rbp_differs_from_ir_measures_by_the_top_grade(forms):
+    # The known difference above, checked: ours times the query's highest grade is theirs.
+    for form in KNOWN_FORMS:
+        top = {q: max(grades.values()) for q, grades in REFERENCE["qrels"].items()}
+        got = np.array([forms.value(form, q) * top[q] for q in forms.queries])
+        np.testing.assert_allclose(got, [FORMS[form][q] for q in forms.queries], rtol=1e-12, atol=1e-12)
+
+
+def test_the_forms_cover_every_ir_measures_name_the_package_reads():
+    read = {m.ir_name for m in METRICS.values() if m.ir_name}
+    covered = {parse_metric(form).metric.ir_name for form in FORMS}
+    assert read <= covered, read - covered
+    assert len(FORMS) == 133 and "nDCG(dcg='exp-log2')@10" in FORMS and "NumRet(rel=2)" in FORMS
+
+
+@pytest.mark.parametrize(("form", "reason"), sorted(REFERENCE["refused"].items()))
+def test_other_ir_measures_measures_and_parameter_values_are_refused_by_name(form, reason):
+    with pytest.raises(ValueError) as error:
+        rm.evaluate(REFERENCE["qrels"], REFERENCE["run"], [form])
+    message = str(error.value)
+    assert repr(form) in message
+    assert ("unknown" in message) if reason == "not read" else (reason in message), message
+
+
+def test_an_ir_measures_name_read_as_trec_eval_s_says_so_with_parameters():
+    # Bpref and infAP are read under trec_eval's names (bpref, infAP), without parameters.
+    with pytest.raises(ValueError, match=r"'Bpref\(rel=2\)': Bpref is read as trec_eval's bpref, which"):
+        parse_metric("Bpref(rel=2)")
+    assert parse_metric("Bpref").metric.trec_name == "bpref"

@@ -45,6 +45,41 @@ def parameter_numbers(
     return tuple(parameter)
 
 
+def out_of_range(
+    values: Any,
+    what: str,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    open_low: bool = False,
+    open_high: bool = False,
+) -> str | None:
+    """Why a value lies outside a measure's range, naming ``what``; None when every one is inside.
+
+    A measure's ``check_parameter`` (see :class:`~rankmetrics.registry.Metric`) is
+    built from this, so every measure words its range the same way.
+
+    Examples
+    --------
+    >>> out_of_range([0.5, 1.5], "a recall level", 0, 1)
+    'a recall level must be in [0, 1]; got 1.5'
+    >>> out_of_range([-0.5], "beta", 0) is None, out_of_range([0.2], "the multiple of R", 0, open_low=True)
+    (False, None)
+    """
+    if low is not None and high is not None:
+        interval = f"in {'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
+    elif low is not None:
+        interval = f"{'>' if open_low else '>='} {low:g}"
+    else:
+        interval = f"{'<' if open_high else '<='} {high:g}"
+    for x in values:
+        below = low is not None and (x < low or (open_low and x == low))
+        above = high is not None and (x > high or (open_high and x == high))
+        if below or above:
+            return f"{what} must be {interval}; got {x:g}"
+    return None
+
+
 def required_level(parameter: Any, name: str) -> float:
     if parameter is None:
         raise AssertionError(f"{name} needs its level")  # parse_metric asks for one

@@ -13,7 +13,7 @@ import numpy as np
 from ..._arrays import safe_divide
 from ..._validation import check_choice
 from ...registry import Reference
-from ._common import as_rows, parameter_numbers, per_query, required_level, trec_measure
+from ._common import as_rows, out_of_range, parameter_numbers, per_query, required_level, trec_measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
 
@@ -224,6 +224,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_iprec_at_recall.c",),
         ),
+        check_parameter=lambda level: out_of_range([level], "the recall level", 0, 1),
     ),
     trec_measure(
         "eleven_point_average",
@@ -246,6 +247,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_11pt_avg.c",),
         ),
+        check_parameter=lambda recalls: out_of_range(recalls, "a recall level", 0, 1),
     ),
     trec_measure(
         "r_precision_multiple",
@@ -264,6 +266,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_Rprec_mult.c",),
         ),
+        check_parameter=lambda multiple: out_of_range([multiple], "the multiple of R", 0, open_low=True),
     ),
     trec_measure(
         "relative_precision",

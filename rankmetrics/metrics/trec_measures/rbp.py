@@ -13,7 +13,7 @@ import numpy as np
 from ..._arrays import safe_divide
 from ...registry import Columns, Reference
 from ..conventions import RBP_PERSISTENCE, gain_map
-from ._common import as_rows, per_query, tie_averaged, trec_gain_arrays, trec_measure
+from ._common import as_rows, out_of_range, per_query, tie_averaged, trec_gain_arrays, trec_measure
 
 
 def rank_biased_precision(gains: Any, persistence: float = RBP_PERSISTENCE) -> np.ndarray:
@@ -105,6 +105,16 @@ def _persistence_only(parameter: tuple | None, name: str) -> float:
     return p
 
 
+def _persistence_out_of_range(parameter: tuple, name: str) -> str | None:
+    """RBP's p must lie strictly between 0 and 1: the user reads on with probability p.
+
+    Gains may be anything: RBP rescales them into [0, 1] (see _rbp_gains). A
+    key that is neither p nor a grade level is refused here too.
+    """
+    _, p = gain_map(parameter, name, persistence=True)
+    return out_of_range([p], "p (the persistence)", 0, 1, open_low=True, open_high=True)
+
+
 MEASURES = (
     trec_measure(
         "rank_biased_precision",
@@ -116,6 +126,7 @@ MEASURES = (
             gain_map(gains, "rbp", persistence=True)[1],
         ),
         parameter="gains",
+        check_parameter=lambda gains: _persistence_out_of_range(gains, "rbp"),
         averages_ties=True,  # a sum of per-rank terms: each rank earns its tie group's mean gain
         ir_name="RBP",
         ir_parameters=(("p", 0.8),),  # ir_measures' RBP defaults to p = 0.8, trec_eval's rbp to 0.9
@@ -145,5 +156,6 @@ MEASURES = (
             chapter="ch-incomplete_judgements",
             trec_files=("m_rbp_resid.c",),
         ),
+        check_parameter=lambda gains: _persistence_out_of_range(gains, "rbp_resid"),
     ),
 )

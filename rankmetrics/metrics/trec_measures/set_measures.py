@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ...registry import Reference
-from ._common import parameter_numbers, per_query, trec_measure
+from ._common import out_of_range, parameter_numbers, per_query, trec_measure
 
 UTILITY_DEFAULT = (1.0, -1.0, 0.0, 0.0)  # utility's p1..p4 (trec_eval.h)
 
@@ -252,5 +252,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_set_F.c",),
         ),
+        # (beta + 1) P R / (beta P + R) is a weighted harmonic mean, in [0, 1], only for beta >= 0.
+        check_parameter=lambda beta: out_of_range(beta[:1], "beta (the weight of recall)", 0),
     ),
 )
