@@ -13,6 +13,10 @@ ourselves, so the PDF has the same shape as the HTML book:
   number the HTML shows (연습 4.2). Sphinx would write ``\\ref{book/04_map:ex-map-2}``,
   a label that nobody defines.
 
+* sphinx-proof writes its box titles untranslated on paper (Definition 1.1); the PDF
+  says 정의 1.1, as the HTML does.
+* A ``{download}`` link cannot be clicked on paper: its words get a footnote with the
+  file's path in the repository (book/worksheets/...).
 * The contents are titled 차례 (kotex's name), not after the first caption, and the
   writer does not warn that Babel has no Korean: kotex, not Babel, sets Korean here.
 
@@ -23,6 +27,7 @@ toctree's caption and numbering on its wrapper.
 from __future__ import annotations
 
 import logging
+import posixpath
 from typing import Any
 
 from docutils import nodes
@@ -121,6 +126,23 @@ class ExerciseNumberReferences(SphinxPostTransform):
             ref.replace_self(new)
 
 
+class DownloadPaths(SphinxPostTransform):
+    """On paper a {download} link says where the file is: a footnote with its path."""
+
+    default_priority = 900
+    builders = ("latex",)
+
+    def run(self, **kwargs: Any) -> None:
+        for link in list(self.document.findall(addnodes.download_reference)):
+            target = link.get("reftarget", "")
+            if not target or "://" in target:
+                continue
+            folder = posixpath.dirname(link.get("refdoc", ""))
+            path = posixpath.normpath(posixpath.join(folder, target.lstrip("/")))
+            escaped = path.replace("\\", "/").replace("{", "").replace("}", "").replace("%", r"\%")
+            link.parent.insert(link.parent.index(link) + 1, _latex(rf"\footnote{{\sphinxnolinkurl{{{escaped}}}}}"))
+
+
 def korean_without_babel(app: Sphinx) -> None:
     builder = app.builder
     if builder.format != "latex":
@@ -137,11 +159,40 @@ class NoBabelForKorean(logging.Filter):
         return not str(record.msg).startswith("no Babel option known for language")
 
 
+def korean_proof_titles(app: Sphinx) -> None:
+    """sphinx-proof's LaTeX writer puts ``Definition 1.1`` where its HTML writer says 정의 1.1."""
+    if app.builder.format != "latex":
+        return
+    from sphinx.locale import get_translation
+    from sphinx_proof import nodes as proof
+
+    translate = get_translation("proof")
+    originals = {proof.depart_enumerable_node, proof.depart_unenumerable_node}
+
+    def translated(depart):
+        def depart_in_korean(self, node):
+            depart(self, node)
+            # The title went in just after the box's opening line; say it as the HTML does.
+            where = proof.list_rindex(self.body, proof.latex_admonition_start) + 2
+            english = node.attributes.get("realtype", "").title()
+            if english and self.body[where].startswith(english):
+                self.body[where] = str(translate(english)) + self.body[where][len(english) :]
+
+        return depart_in_korean
+
+    handlers = app.registry.translation_handlers.get("latex", {})
+    for name, (visit, depart) in list(handlers.items()):
+        if depart in originals:
+            handlers[name] = (visit, translated(depart))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("builder-inited", korean_proof_titles)
     for name in ("sphinx.sphinx.builders.latex", "sphinx.sphinx.writers.latex"):
         logging.getLogger(name).addFilter(NoBabelForKorean())
     app.connect("builder-inited", korean_without_babel)
     app.add_transform(KeepToctreeCaptions)
     app.add_post_transform(ArrangeParts)
     app.add_post_transform(ExerciseNumberReferences)
+    app.add_post_transform(DownloadPaths)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
