@@ -140,7 +140,9 @@ class DownloadPaths(SphinxPostTransform):
             folder = posixpath.dirname(link.get("refdoc", ""))
             path = posixpath.normpath(posixpath.join(folder, target.lstrip("/")))
             escaped = path.replace("\\", "/").replace("{", "").replace("}", "").replace("%", r"\%")
-            link.parent.insert(link.parent.index(link) + 1, _latex(rf"\footnote{{\sphinxnolinkurl{{{escaped}}}}}"))
+            link.parent.insert(
+                link.parent.index(link) + 1, _latex(rf"\footnote{{\sphinxnolinkurl{{{escaped}}}}}")
+            )
 
 
 def korean_without_babel(app: Sphinx) -> None:
