@@ -2,8 +2,9 @@
 
 For each visible table in the article, with every dropdown opened:
 
-* no cell is broken one character per line, and no name such as ``nDCG@K`` or
-  ``RMSE`` is split over two lines;
+* no cell is broken one character per line (half its lines or more hold a single
+  character), and no name such as ``nDCG@K`` or ``RMSE`` is split over two lines
+  (formulas are left to MathJax);
 * a table wider than its place scrolls inside a box whose scroll bar shows, and that
   box stays inside the window (the page itself never scrolls sideways);
 * in a step table (``bookstyle.show_table``, the checker's and ``rm.explain``'s tables)
@@ -43,17 +44,30 @@ const scroller = t => {
   }
   return null;
 };
-// Line tops of every character of a cell: how many lines it takes and where each word sits.
+// The line of every character of a cell: how many lines it takes and where each word sits.
 const lines = cell => {
   const tops = [];
-  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  // Formulas are MathJax's business: their sub- and superscripts sit on other lines by
+  // design, and the hidden copy for screen readers (mjx-assistive-mml) has no layout.
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+    n.parentElement.closest("mjx-container, .math") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     for (let i = 0; i < n.data.length; i++) {
       const range = document.createRange();
       range.setStart(n, i); range.setEnd(n, i + 1);
       const r = range.getClientRects()[0];
-      tops.push({ch: n.data[i], top: r ? Math.round(r.top) : null});
+      tops.push({ch: n.data[i], rect: r});
     }
+  }
+  // A character starts a new line when its middle lies below the line so far (code and
+  // text on one line have tops a few pixels apart).
+  let line = -1, bottom = -Infinity;
+  for (const c of tops) {
+    if (!c.rect) { c.top = null; continue; }
+    const middle = (c.rect.top + c.rect.bottom) / 2;
+    if (middle > bottom) { line += 1; bottom = c.rect.bottom; }
+    else bottom = Math.max(bottom, c.rect.bottom);
+    c.top = line;
   }
   return tops;
 };
@@ -62,16 +76,19 @@ for (const table of tables) {
   const label = name(table);
   // 1. cells: not one character per line, no name split over two lines
   for (const cell of table.querySelectorAll("th, td")) {
-    const chars = lines(cell).filter(c => c.top !== null && c.ch.trim() !== "");
-    const rows = new Set(chars.map(c => c.top)).size;
-    if (chars.length >= 3 && rows >= 3 && chars.length / rows < 2) {
-      problems.push(`${label}: cell «${cell.textContent.trim().slice(0, 20)}» is ${rows} lines of `
-                    + `${(chars.length / rows).toFixed(1)} characters`);
+    const all = lines(cell);
+    const chars = all.filter(c => c.top !== null && c.ch.trim() !== "");
+    const perLine = new Map();
+    for (const c of chars) perLine.set(c.top, (perLine.get(c.top) || 0) + 1);
+    const rows = perLine.size, single = [...perLine.values()].filter(n => n === 1).length;
+    if (rows >= 3 && single * 2 >= rows) {
+      problems.push(`${label}: cell «${cell.textContent.trim().slice(0, 20)}» is ${rows} lines, `
+                    + `${single} of them one character`);
       continue;
     }
     let word = [];
-    for (const c of [...chars, {ch: " ", top: null}]) {
-      if (/[A-Za-z0-9@]/.test(c.ch)) { word.push(c); continue; }
+    for (const c of [...all, {ch: " ", top: null}]) {
+      if (/[A-Za-z0-9@]/.test(c.ch) && c.top !== null) { word.push(c); continue; }
       if (word.length >= 2 && word.length <= 20 && new Set(word.map(w => w.top)).size > 1) {
         problems.push(`${label}: «${word.map(w => w.ch).join("")}» is split over two lines`);
       }
