@@ -146,7 +146,7 @@ def table_html(headers, rows, sides) -> str:
     >>> print(table_html(["순위", "P@k"], [["1", "1.000"]], ["right", "right"]))  # doctest: +ELLIPSIS
     <div class="rm-table-scroll" role="region" tabindex="0" aria-label="표: 순위, P@k"><table class="rm-table rm-keep-first rm-keep-last">...</table></div>
     """
-    label = html.escape("표: " + ", ".join(headers))
+    label = html.escape("표: " + ", ".join(h for h in headers if h))
     # A short first or last column (a rank, "검색기 P", a sum) stays on one line; a long
     # one (a sentence that names the convention) wraps at its spaces.
     classes = ["rm-table"]
