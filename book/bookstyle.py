@@ -132,24 +132,37 @@ def _in_notebook() -> bool:
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
+def is_step_table(headers) -> bool:
+    """A step table has a row per rank (순위, 순위 k) or per cutoff (K): the by-hand calculation.
+
+    >>> is_step_table(["순위 k", "결과", "누적 정답"]), is_step_table(["K", "P@K"]), is_step_table(["심사자", "τ"])
+    (True, True, False)
+    """
+    first = str(headers[0]).strip()
+    return first.startswith("순위") or first in ("K", "k")
+
+
 def table_html(headers, rows, sides) -> str:
     """A step table as HTML for the web book, inside its own sideways scroller.
 
     The table is the package's (``rankmetrics.tables.html_table``) with the class
-    ``rm-table``; book/_static/tables.css keeps its first column (the rank, or what the
-    row is) and its last column (the running sum, or the result) in view while the
-    columns between scroll. The scroller is a labelled region that the keyboard can
-    reach, so a reader without a mouse or touch screen can scroll it too.
+    ``rm-table``; book/_static/tables.css keeps its first column (the rank, or what
+    the row is) in view while the other columns scroll, and in a step table
+    (:func:`is_step_table`, class ``rm-step-table``) its last column too (the running
+    sum). The scroller is a labelled region that the keyboard can reach, so a reader
+    without a mouse or touch screen can scroll it too.
 
     Examples
     --------
     >>> print(table_html(["순위", "P@k"], [["1", "1.000"]], ["right", "right"]))  # doctest: +ELLIPSIS
-    <div class="rm-table-scroll" role="region" tabindex="0" aria-label="표: 순위, P@k"><table class="rm-table rm-keep-first rm-keep-last">...</table></div>
+    <div class="rm-table-scroll" role="region" tabindex="0" aria-label="표: 순위, P@k"><table class="rm-table rm-step-table rm-keep-first rm-keep-last">...</table></div>
     """
     label = html.escape("표: " + ", ".join(h for h in headers if h))
     # A short first or last column (a rank, "검색기 P", a sum) stays on one line; a long
     # one (a sentence that names the convention) wraps at its spaces.
     classes = ["rm-table"]
+    if is_step_table(headers):
+        classes.append("rm-step-table")
     for name, j in (("rm-keep-first", 0), ("rm-keep-last", -1)):
         if max(width(str(row[j])) for row in [headers, *rows]) <= SHORT_COLUMN:
             classes.append(name)

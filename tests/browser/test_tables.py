@@ -7,9 +7,9 @@ For each visible table in the article, with every dropdown opened:
   (formulas are left to MathJax);
 * a table wider than its place scrolls inside a box whose scroll bar shows, and that
   box stays inside the window (the page itself never scrolls sideways);
-* in a step table (``bookstyle.show_table``, the checker's and ``rm.explain``'s tables)
-  the first column (the rank) and the last (the running sum, the result) are in view
-  in every row, before and after the box is scrolled to its end.
+* in a step table (``bookstyle.show_table`` with a rank or K column, the checker's and
+  ``rm.explain``'s tables) the first column (the rank) and the last (the running sum)
+  are in view in every row, before and after the box is scrolled to its end.
 
 The checker's choice lists are tested at both widths too: the longest choice of each
 fits in its box (the gain choice "2^등급 − 1 (exponential)" was cut at 390 px).
@@ -32,7 +32,7 @@ TABLE_PROBLEMS_JS = r"""
 const viewport = document.documentElement.clientWidth;
 const main = document.querySelector("article") || document.querySelector("main") || document.body;
 const problems = [];
-const STEP = "table.rm-table, table.rm-steps, .rankmetrics-explain table";
+const STEP = "table.rm-step-table, table.rm-steps, .rankmetrics-explain table";
 const name = t => {
   const cap = t.querySelector("caption, th, td");
   return (t.className ? "table." + t.className.trim().split(/\s+/).join(".") : "table")
