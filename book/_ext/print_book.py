@@ -17,6 +17,9 @@ ourselves, so the PDF has the same shape as the HTML book:
   says 정의 1.1, as the HTML does.
 * A ``{download}`` link cannot be clicked on paper: its words get a footnote with the
   file's path in the repository (book/worksheets/...).
+* A table of more than 30 rows is a LaTeX longtable, whose columns Sphinx sets on one
+  line each: the glossary ran 17 cm off the page. Such tables get column widths by
+  their content, so their cells wrap.
 * The contents are titled 차례 (kotex's name), not after the first caption, and the
   writer does not warn that Babel has no Korean: kotex, not Babel, sets Korean here.
 
@@ -35,6 +38,8 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from rankmetrics.tables import width
 
 NUMBERED_DEPTH = 2  # chapters and sections numbered (1, 1.1), as in the HTML book
 UNNUMBERED = -2  # LaTeX's secnumdepth below \part: nothing numbered, still in the contents
@@ -145,6 +150,38 @@ class DownloadPaths(SphinxPostTransform):
             )
 
 
+class LongTableWidths(SphinxPostTransform):
+    """Column widths for the tables that LaTeX sets as longtables (more than 30 rows)."""
+
+    default_priority = 900
+    builders = ("latex",)
+    LONG = 30  # rows; Sphinx's LaTeX writer switches to longtable above this
+    NARROWEST, WIDEST = 4, 40  # bounds of a column's weight (its mean width in monospace columns)
+
+    def run(self, **kwargs: Any) -> None:
+        for table in self.document.findall(nodes.table):
+            group = next(iter(table.findall(nodes.tgroup)), None)
+            if group is None or "colwidths-given" in table["classes"]:
+                continue
+            rows = list(group.findall(nodes.row))
+            specs = [c for c in group.children if isinstance(c, nodes.colspec)]
+            if len(rows) <= self.LONG or not specs:
+                continue
+            # A column's share of the page follows its cells' mean width (the definitions of
+            # the glossary get more room than the English names beside them), and is never
+            # narrower than its longest word (an abbreviation such as Rprec).
+            totals, words = [0] * len(specs), [0] * len(specs)
+            for row in rows:
+                for j, entry in enumerate(c for c in row.children if isinstance(c, nodes.entry)):
+                    if j < len(totals):
+                        text = entry.astext()
+                        totals[j] += width(text)
+                        words[j] = max([words[j], *map(width, text.split())])
+            for spec, total, word in zip(specs, totals, words):
+                spec["colwidth"] = max(self.NARROWEST, min(self.WIDEST, max(word, round(total / len(rows)))))
+            table["classes"].append("colwidths-given")
+
+
 def korean_without_babel(app: Sphinx) -> None:
     builder = app.builder
     if builder.format != "latex":
@@ -197,4 +234,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(ArrangeParts)
     app.add_post_transform(ExerciseNumberReferences)
     app.add_post_transform(DownloadPaths)
+    app.add_post_transform(LongTableWidths)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
