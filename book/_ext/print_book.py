@@ -2,7 +2,7 @@
 
 Sphinx's LaTeX writer makes every second-level heading of the root page a chapter and
 drops the toctree captions. Without sphinx-jupyterbook-latex (its class needs
-``bbm.sty`` from the 200 MB ``texlive-fonts-extra``) we arrange the assembled book
+``bbm.sty`` from ``texlive-fonts-extra``, 1.4 GB installed) we arrange the assembled book
 ourselves, so the PDF has the same shape as the HTML book:
 
 * 들어가며 (the root page) is one unnumbered chapter; its headings are its sections.
