@@ -1,4 +1,4 @@
-"""The printed book (``make pdf``): parts, unnumbered pages and cross-page exercise links.
+"""The printed book (``make pdf``): parts, unnumbered pages, links and tables on paper.
 
 Sphinx's LaTeX writer makes every second-level heading of the root page a chapter and
 drops the toctree captions. Without sphinx-jupyterbook-latex (its class needs
@@ -12,7 +12,6 @@ ourselves, so the PDF has the same shape as the HTML book:
   points at the label sphinx-exercise writes (``exercise:ex-map-2``) and prints the
   number the HTML shows (연습 4.2). Sphinx would write ``\\ref{book/04_map:ex-map-2}``,
   a label that nobody defines.
-
 * sphinx-proof writes its box titles untranslated on paper (Definition 1.1); the PDF
   says 정의 1.1, as the HTML does.
 * A ``{download}`` link cannot be clicked on paper: its words get a footnote with the
