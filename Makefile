@@ -2,13 +2,14 @@
 #   make test   - every test (unit, doctests, property tests, notebooks)
 #   make book   - the HTML book in _build/html
 # Both create .venv from requirements.txt on first use.
+#   make pdf    - optional: the whole book as one PDF, _build/latex/book.pdf (needs TeX, below)
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test notebooks clean
+.PHONY: book pdf print-pdf-packages test notebooks clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,30 @@ test: $(STAMP)
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+# The PDF: XeLaTeX with kotex and the Nanum fonts (settings under latex in _config.yml),
+# then tools/check_pdf.py (every chapter title, Hangul text, figures, no raw HTML).
+# Debian/Ubuntu: sudo apt-get install --no-install-recommends $(PDF_PACKAGES)
+PDF_PACKAGES := texlive-xetex texlive-lang-korean latexmk texlive-latex-extra \
+	texlive-fonts-recommended texlive-plain-generic fonts-nanum fonts-dejavu-core poppler-utils
+PDF_TOOLS    := xelatex latexmk pdftotext pdfinfo pdfimages kpsewhich fc-list
+
+pdf: $(STAMP)
+	@for tool in $(PDF_TOOLS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -z "$$missing" ]; then \
+	  kpsewhich kotex.sty >/dev/null || missing=" kotex.sty"; \
+	  for font in NanumMyeongjo NanumGothic NanumGothicCoding "DejaVu Serif" "DejaVu Sans Mono"; do \
+	    [ -n "$$(fc-list ":family=$$font")" ] || missing="$$missing font:$$font"; done; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "make pdf: missing$$missing" >&2; \
+	  echo "  install: sudo apt-get install --no-install-recommends $(PDF_PACKAGES)" >&2; exit 1; \
+	fi
+	$(BIN)/jupyter-book build . --builder pdflatex -W -n --keep-going
+	$(BIN)/python tools/check_pdf.py _build/latex/book.pdf
+
+print-pdf-packages:
+	@echo $(PDF_PACKAGES)
 
 # Re-execute every chapter notebook top to bottom in a fresh kernel (authors only).
 notebooks: $(STAMP)

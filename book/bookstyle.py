@@ -13,14 +13,16 @@ chosen by ``bookstyle.with_particle`` ("0.80" + 로 → "0.80으로").
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import logging
 import re
 from pathlib import Path
 
-from rankmetrics.tables import text_table
+from rankmetrics.tables import html_table, text_table, width
 
 FONT_FAMILY = "NanumGothic"
+SHORT_COLUMN = 14  # monospace columns; a first or last column this narrow never wraps on a phone
 
 
 def font_files() -> list[Path]:
@@ -65,11 +67,14 @@ def _is_number(text: str) -> bool:
 
 
 def show_table(headers, rows, align: str | None = None) -> None:
-    """Print a step table with its columns lined up.
+    """Show a step table: an HTML table in the book, aligned text everywhere else.
 
     Chapters print their by-hand calculations with this one function, so every step
-    table in the book has the same look: a header, a rule of dashes, then one line
-    per row, columns two spaces apart.
+    table in the book has the same look. In a notebook the output carries both forms:
+    the web page shows the HTML table (:func:`table_html`: it scrolls sideways on a
+    phone with its first and last columns held in view), the PDF and a terminal show
+    the text (a header, a rule of dashes, then one line per row, columns two spaces
+    apart). Outside a notebook the text is printed.
 
     Parameters
     ----------
@@ -111,7 +116,61 @@ def show_table(headers, rows, align: str | None = None) -> None:
     elif len(align) != n_columns or set(align) - {"<", ">"}:
         raise ValueError(f'align must give "<" or ">" for each of the {n_columns} columns; got {align!r}')
     sides = ["right" if side == ">" else "left" for side in align]
-    print(text_table(cells[0], cells[1:], sides))
+    text = text_table(cells[0], cells[1:], sides)
+    if not _in_notebook():
+        print(text)
+        return
+    from IPython.display import display
+
+    display({"text/plain": text, "text/html": table_html(cells[0], cells[1:], sides)}, raw=True)
+
+
+def _in_notebook() -> bool:
+    """True inside a Jupyter kernel (the book's notebooks), False in doctests and scripts."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def is_step_table(headers) -> bool:
+    """A step table has a row per rank (순위, 순위 k) or per cutoff (K): the by-hand calculation.
+
+    >>> is_step_table(["순위 k", "결과", "누적 정답"]), is_step_table(["K", "P@K"]), is_step_table(["심사자", "τ"])
+    (True, True, False)
+    """
+    first = str(headers[0]).strip()
+    return first.startswith("순위") or first in ("K", "k")
+
+
+def table_html(headers, rows, sides) -> str:
+    """A step table as HTML for the web book, inside its own sideways scroller.
+
+    The table is the package's (``rankmetrics.tables.html_table``) with the class
+    ``rm-table``; book/_static/tables.css keeps its first column (the rank, or what
+    the row is) in view while the other columns scroll, and in a step table
+    (:func:`is_step_table`, class ``rm-step-table``) its last column too (the running
+    sum). The scroller is a labelled region that the keyboard can reach, so a reader
+    without a mouse or touch screen can scroll it too.
+
+    Examples
+    --------
+    >>> print(table_html(["순위", "P@k"], [["1", "1.000"]], ["right", "right"]))  # doctest: +ELLIPSIS
+    <div class="rm-table-scroll" role="region" tabindex="0" aria-label="표: 순위, P@k"><table class="rm-table rm-step-table rm-keep-first rm-keep-last">...</table></div>
+    """
+    label = html.escape("표: " + ", ".join(h for h in headers if h))
+    # A short first or last column (a rank, "검색기 P", a sum) stays on one line; a long
+    # one (a sentence that names the convention) wraps at its spaces.
+    classes = ["rm-table"]
+    if is_step_table(headers):
+        classes.append("rm-step-table")
+    for name, j in (("rm-keep-first", 0), ("rm-keep-last", -1)):
+        if max(width(str(row[j])) for row in [headers, *rows]) <= SHORT_COLUMN:
+            classes.append(name)
+    table = html_table(headers, rows, sides, css_class=" ".join(classes))
+    return f'<div class="rm-table-scroll" role="region" tabindex="0" aria-label="{label}">{table}</div>'
 
 
 # Korean particles after a number. A particle is chosen by the last syllable of the

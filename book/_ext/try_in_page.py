@@ -5,6 +5,9 @@ its widgets need (book/_static: rankexplain.js, the port of the step tables, plu
 one file per widget). Every widget is built on static HTML that reads correctly
 with scripts off: the checker shows an example step table computed here, an
 answer box stays hidden, the playground shows its list and values as text.
+On paper (the PDF, ``make pdf``) the checker and the playground print the same
+static content as ordinary text and a table, with a line that says where the
+interactive version lives; answer boxes are left out (the solutions are printed).
 
 ``{hand-checker}``
     The 손 계산 확인기: the page's script reads a list, a metric and the rounding
@@ -38,6 +41,7 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -67,6 +71,29 @@ def skip_widget(self, node: try_widget) -> None:
     raise nodes.SkipNode
 
 
+def on_paper(*children: nodes.Node) -> addnodes.only:
+    """What a widget becomes in the PDF: ordinary nodes that only the LaTeX builder keeps."""
+    node = addnodes.only(expr="latex")
+    node.extend(children)
+    return node
+
+
+def _value_table(rows: list[tuple[str, str]], heads: tuple[str, str]) -> nodes.table:
+    """A plain two-column table of docutils nodes (the PDF's copy of a widget's values)."""
+    table = nodes.table()
+    group = nodes.tgroup(cols=2)
+    table += group
+    group.extend(nodes.colspec(colwidth=1) for _ in range(2))
+    head, body = nodes.thead(), nodes.tbody()
+    for cells, part in [(heads, head), *[(row, body) for row in rows]]:
+        line = nodes.row()
+        line.extend(nodes.entry("", nodes.paragraph(text=text)) for text in cells)
+        part += line
+    group += head
+    group += body
+    return table
+
+
 # --------------------------------------------------------------------------- the checker
 
 
@@ -87,7 +114,18 @@ class HandChecker(SphinxDirective):
             "<code>rankmetrics ndcg 3 0 3 2 0 --explain --decimals 3</code>. 그 단계표는 다음과 같습니다.</p>"
             f'<div class="rm-checker-static">{_example_html()}</div></div>'
         )
-        return [try_widget("", widget="checker", html=html_text)]
+        command = "rankmetrics ndcg 3 0 3 2 0 --explain --decimals 3"
+        paper = on_paper(
+            nodes.paragraph(
+                "",
+                "확인기는 웹 책의 이 쪽에서 브라우저가 계산합니다. 종이 위에서는 같은 단계표를 터미널에서 만들 수 "
+                "있습니다: ",
+                nodes.literal(text=command),
+                nodes.Text(". 그 단계표는 다음과 같습니다."),
+            ),
+            nodes.literal_block(text=str(rm.explain("ndcg", [3, 0, 3, 2, 0], decimals=3))),
+        )
+        return [try_widget("", widget="checker", html=html_text), paper]
 
 
 # --------------------------------------------------------------------------- answer boxes
@@ -303,7 +341,18 @@ class RankingPlayground(SphinxDirective):
             f'<table class="rm-playground-static"><caption>이 목록의 지표</caption><tbody>{rows}</tbody></table>'
             "</div>"
         )
-        return [moves, try_widget("", widget="playground", html=static)]
+        paper = on_paper(
+            nodes.paragraph(
+                "",
+                "웹 책의 이 쪽에서는 카드를 눌러 정답을 바꾸고 옮길 수 있습니다. 종이 위에서는 목록을 적어 손으로 "
+                "바꿔 보세요. 시작 목록(1위부터 등급): ",
+                nodes.literal(text=listed),
+            ),
+            _value_table(
+                [(name, exact_text(value)) for name, value in _playground_values(grades, k)], ("지표", "값")
+            ),
+        )
+        return [moves, try_widget("", widget="playground", html=static), paper]
 
 
 def _playground_values(grades: list[float], k: int) -> list[tuple[str, float]]:

@@ -49,7 +49,7 @@ ENABLE_HINT = (
     "(and pip install selenium, listed in requirements.txt)"
 )
 
-VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}
+VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844), "laptop": (1366, 768)}
 DESKTOP = VIEWPORTS["desktop"]
 
 
@@ -417,13 +417,13 @@ def pages() -> list[str]:
 
 @pytest.fixture(scope="session")
 def viewports() -> dict[str, tuple[int, int]]:
-    """Window sizes by name: ``desktop`` and ``phone``."""
+    """Window sizes by name: ``desktop``, ``phone`` and ``laptop``."""
     return VIEWPORTS
 
 
 @pytest.fixture(scope="session")
 def set_viewport(driver):
-    """set_viewport(name): make the window the named size (``desktop`` or ``phone``)."""
+    """set_viewport(name): make the window the named size (``desktop``, ``phone``, ``laptop``)."""
 
     def set_to(name: str) -> None:
         _set_viewport(driver, VIEWPORTS[name])
