@@ -86,18 +86,19 @@ register_preset(
 # sorted with numba's unstable np.argsort of -score in the run's order; grades >= rel_lvl count,
 # with their grade as linear gain (ndcg) or 2^g - 1 (ndcg_burges, here nDCG(dcg=exp-log2)); the
 # ideal from every judged document; AP and AP@k divide by every relevant document; P@k by k; a
-# query without relevant documents scores 0; scores are float64. evaluate(..., make_comparable=
-# True) scores a judged query missing from the run 0 and drops the run's unjudged queries.
+# query without relevant documents scores 0; scores are float64. ranx refuses a run whose queries
+# are not the judged ones; evaluate(..., make_comparable=True) scores a judged query missing from
+# the run 0, but also sorts every query's documents a second time, which moves tied documents
+# again: the preset follows a run evaluated without it (one sort), and skips missing queries.
 register_preset(
     LibraryPreset(
         "ranx",
         "ranx: ties left where numba's quicksort puts them, float64 scores, linear gain (ndcg) "
         "and exponential (ndcg_burges), ideal from every judged document, AP over every relevant "
-        "document, missing queries 0 (make_comparable=True)",
+        "document",
         {
             "ties": "numba_quicksort",
             "score_precision": "float64",
-            "missing": "zero",
             "unjudged": "skip",
             "gain": "linear",
             "ideal": "judged",
@@ -116,6 +117,7 @@ register_preset(
             "f1": "ranx's f1 is not compared here",
             "hits": "ranx's hits is not compared here",
         },
+        tolerance=1e-12,
         versions="ranx 0.3.21, numba 0.68.1",
     )
 )
