@@ -91,9 +91,9 @@ def make_dataset(rng: np.random.Generator, kind: str) -> dict:
             scores = 0.123456789 + rng.integers(0, 5, n) * 1e-9 + rng.integers(0, 3, n) * 0.25
             grades = rng.choice([0, 1, 2], size=n + 5, p=[0.5, 0.3, 0.2])
         judged_docs = [d for d, keep in zip(docs, rng.random(n + 5) < 0.7) if keep]
-        if q % 13 != 5:  # a few judged queries only in the run
-            if judged_docs or q % 7 == 0:
-                qrels[qid] = {d: int(grades[docs.index(d)]) for d in judged_docs} or {extra[0]: 0}
+        # A few queries only in the run; a query with no judged document is judged with one grade 0.
+        if q % 13 != 5 and (judged_docs or q % 7 == 0):
+            qrels[qid] = {d: int(grades[docs.index(d)]) for d in judged_docs} or {extra[0]: 0}
         if q % 11 != 3:  # a few judged queries missing from the run
             run[qid] = {d: float(s) for d, s in zip(retrieved, scores.tolist())}
     return {"qrels": qrels, "run": run}
