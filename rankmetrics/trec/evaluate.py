@@ -315,7 +315,7 @@ def evaluate_measures(
 ) -> Evaluation:
     """:func:`evaluate` for parsed measures and checked conventions (what compare and the CLI call)."""
     c = conventions
-    presets.check_measures(c.preset, measures)
+    presets.check_measures(c, measures)
     if c.ties == "average":
         _check_averaged(measures, c.denominator, c.max_documents)
     uses_ndcg = any(m.family == "ndcg" for m in measures)

@@ -40,30 +40,43 @@ class LibraryPreset(Preset):
     (:data:`rankmetrics.registry.METRICS` names); ``refused`` says, per family
     the library offers but the preset cannot follow, why; ``tolerance`` is how
     closely the library's own values are reproduced (0: exactly); ``versions``
-    the library versions whose source the rules were read from.
+    the library versions whose source the rules were read from. ``requires``
+    names, per family, the settings it is reproduced under only (an explicit
+    argument that changes one refuses that family; the reason is
+    ``refused["family:setting"]``).
     """
 
     measures: tuple[str, ...] = ()
     refused: Mapping[str, str] = field(default_factory=dict)
+    requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     tolerance: float = 0.0
     versions: str = ""
 
 
-def check_measures(preset: str | None, measures: Sequence[Any]) -> None:
-    """Refuse, naming each and saying why, the measures a library's preset does not reproduce."""
+def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> None:
+    """Refuse, naming each and saying why, the measures a library's preset does not reproduce.
+
+    ``conventions`` is the resolved :class:`~rankmetrics.trec.conventions.Conventions`
+    (its ``preset`` says which preset, if any, supplied the defaults).
+    """
+    preset = getattr(conventions, "preset", None)
     chosen = PRESETS.get(preset) if preset is not None else None
     if not isinstance(chosen, LibraryPreset):
         return
-    refused = [m for m in measures if m.family not in chosen.measures]
-    if not refused:
-        return
-    reasons = [
-        f"{m.name!r} ({chosen.refused.get(m.family, 'not a measure of this library')})" for m in refused
-    ]
-    raise ValueError(
-        f"like={preset!r} reproduces only {', '.join(chosen.measures)}; it refuses {'; '.join(reasons)}. "
-        "Leave like= out to compute it with the package's own conventions"
-    )
+    reasons = []
+    for m in measures:
+        if m.family not in chosen.measures:
+            reasons.append(f"{m.name!r} ({chosen.refused.get(m.family, 'not a measure of this library')})")
+            continue
+        for setting, value in chosen.requires.get(m.family, {}).items():
+            if conventions[setting] != value:
+                why = chosen.refused.get(f"{m.family}:{setting}", "the library follows another rule")
+                reasons.append(f"{m.name!r} (reproduced with {setting}={value!r} only; {why})")
+    if reasons:
+        raise ValueError(
+            f"like={preset!r} reproduces {', '.join(chosen.measures)}; it refuses {'; '.join(reasons)}. "
+            "Leave like= out to compute it with the package's own conventions"
+        )
 
 
 register_preset(
@@ -116,7 +129,10 @@ register_preset(
         refused={
             "f1": "ranx's f1 is not compared here",
             "hits": "ranx's hits is not compared here",
+            "ndcg:relevance_level": "ranx's ndcg@k-lN gives no gain to a grade below N, "
+            "while nDCG here reads every grade",
         },
+        requires={"ndcg": {"relevance_level": 1}},
         tolerance=1e-12,
         versions="ranx 0.3.21, numba 0.68.1",
     )

@@ -236,6 +236,8 @@ def test_a_library_preset_refuses_what_it_does_not_reproduce(name):
     qrels = {"q": {"d1": 1}}
     run = {"q": {"d1": 1.0, "d2": 0.5}}
     for family, reason in PRESETS[name].refused.items():
+        if ":" in family:  # a family refused under one setting only: see the next test
+            continue
         metric = {"average_precision": "map", "reciprocal_rank": "mrr", "r_precision": "Rprec"}.get(
             family, f"{family}@2"
         )
@@ -245,3 +247,28 @@ def test_a_library_preset_refuses_what_it_does_not_reproduce(name):
     with pytest.raises(ValueError, match="not a measure of this library"):
         evaluate(qrels, run, "bpref", like=name)
     assert evaluate(qrels, run, "bpref").summary["bpref"] == 1.0  # without like=, as always
+
+
+def test_ranx_ndcg_is_refused_under_another_relevance_level_but_its_precision_is_not():
+    # ranx's ndcg@10-l2 gives a grade-1 document no gain; nDCG here reads every grade.
+    data = PEERS["datasets"]["graded"]
+    with pytest.raises(ValueError, match="reproduced with relevance_level=1 only; ranx's ndcg@k-lN"):
+        evaluate(data["qrels"], data["run"], ["ndcg@10", "p@10"], like="ranx", relevance_level=2)
+    at_two = evaluate(data["qrels"], data["run"], "p@10", like="ranx", relevance_level=2)
+    by_hand = {  # P@10 with grade >= 2 relevant, in ranx's order (the preset's, checked above at level 1)
+        qid: sum(data["qrels"][qid].get(doc, 0) >= 2 for doc in docs) / 10
+        for qid, docs in _ranx_top(data, 10).items()
+    }
+    assert {q: at_two.value("p@10", q) for q in by_hand} == by_hand
+
+
+def _ranx_top(data: dict, k: int) -> dict[str, list[str]]:
+    """Each judged query's first k documents in ranx's order: numba's quicksort of -score."""
+    from rankmetrics.trec.ranking import numba_quicksort_order
+
+    top = {}
+    for qid in sorted(set(data["qrels"]) & set(data["run"])):
+        docs = list(data["run"][qid])
+        order = numba_quicksort_order([-score for score in data["run"][qid].values()])
+        top[qid] = [docs[i] for i in order[:k]]
+    return top
