@@ -18,6 +18,7 @@ setting            value         from
 reference          trec_eval-10  default
 relevance_level    1             default
 missing            skip          default
+unjudged           skip          default
 ties               input_order   argument
 score_precision    float64       reference trec_eval-10
 gain               linear        default
@@ -43,9 +44,10 @@ from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
 from ..tables import text_table
 from .files import FRACTIONAL_GRADES
 
-TIES = ("docno_descending", "input_order", "average")
+TIES = ("docno_descending", "input_order", "average", "numba_quicksort")
 SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
+UNJUDGED = ("skip", "zero")
 
 # The trec_eval whose version-dependent rules evaluate follows, and what each reproduces.
 # trec_eval 10.0 (NIST, 2026) reads scores as C doubles and turns a recall level r into a rank
@@ -118,9 +120,15 @@ class Conventions(Mapping):
     missing : {"skip", "zero"}, default "skip"
         Judged queries absent from the run: skipped with a warning, or scored
         0 (trec_eval's ``-c``).
-    ties : {"docno_descending", "input_order", "average"}, default "docno_descending"
+    unjudged : {"skip", "zero"}, default "skip"
+        Queries of the run without any judgement: ignored (trec_eval, ranx),
+        or scored 0 on every metric and kept in the mean (Spark MLlib, whose
+        query with an empty label set scores 0).
+    ties : {"docno_descending", "input_order", "average", "numba_quicksort"}, default "docno_descending"
         How documents with equal scores are ordered (trec_eval: docno,
-        descending), or averaged over every order.
+        descending), or averaged over every order; ``"numba_quicksort"``
+        leaves them where numba's ``np.argsort`` (an unstable quicksort) of
+        the scores in input order puts them, which is ranx's order.
     score_precision : {"float32", "float64"}, default: as ``reference``
         How precisely scores are compared when ranking: ``"float64"`` as read
         (trec_eval 10.0, ranx), ``"float32"`` rounded to a C float first
@@ -144,6 +152,7 @@ class Conventions(Mapping):
     reference: str = "trec_eval-10"
     relevance_level: float = 1
     missing: str = "skip"
+    unjudged: str = "skip"
     ties: str = "docno_descending"
     score_precision: str | None = None
     gain: str = "linear"
@@ -163,6 +172,7 @@ class Conventions(Mapping):
             set_(self, "score_precision", REFERENCE_RULES[self.reference]["score_precision"])
         set_(self, "relevance_level", check_level(self.relevance_level))
         set_(self, "missing", v.check_choice(self.missing, "missing", MISSING))
+        set_(self, "unjudged", v.check_choice(self.unjudged, "unjudged", UNJUDGED))
         set_(self, "ties", v.check_choice(self.ties, "ties", TIES))
         set_(
             self,
@@ -280,20 +290,3 @@ def check_level(level: Any) -> float:
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
         raise ValueError(f"relevance_level must be a finite number; got {v.show(level)}")
     return int(level) if float(level).is_integer() else float(level)
-
-
-register_preset(
-    Preset(
-        "trec_eval-10",
-        "NIST trec_eval 10.0: scores as C doubles, lround(r * R) for recall levels",
-        {"reference": "trec_eval-10"},
-    )
-)
-register_preset(
-    Preset(
-        "trec_eval-9",
-        "trec_eval 9.x, and pytrec_eval and ir_measures, which embed it: scores as C floats, "
-        "(long) (r * R + 0.9) for recall levels",
-        {"reference": "trec_eval-9"},
-    )
-)

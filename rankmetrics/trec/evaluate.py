@@ -26,7 +26,7 @@ import numpy as np
 from .. import _validation as v
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns
-from . import files, ranking
+from . import files, presets, ranking
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
 from .evaluation import Evaluation
 from .names import Measure, known_metrics, parse_metric, parse_metrics
@@ -57,6 +57,7 @@ def evaluate(
     *,
     relevance_level: float = UNSET,
     missing: str = UNSET,
+    unjudged: str = UNSET,
     ties: str = UNSET,
     gain: str = UNSET,
     ideal: str = UNSET,
@@ -141,9 +142,17 @@ def evaluate(
         ``num_rel``, the same for ``-l 1``), and it zeroes ``utility`` for
         such a query (here: utility of an empty ranking, also 0 with the
         default coefficients, but p3·R with ``utility_p1,p2,p3,p4``).
-    ties : {"docno_descending", "input_order", "average"}
+    unjudged : {"skip", "zero"}, default "skip"
+        Queries of the run without any judgement: ignored, as trec_eval does
+        (and listed in ``unjudged_queries``), or scored 0 on every metric and
+        kept in the summary, as Spark MLlib scores a query whose label set is
+        empty (``like="spark-mllib"``).
+    ties : {"docno_descending", "input_order", "average", "numba_quicksort"}
         How documents with equal scores are ordered: by docno, descending, as
         text (trec_eval), or as they appear in the run (a stable sort).
+        ``"numba_quicksort"``: where numba's unstable ``np.argsort`` of the
+        scores, in the run's order, leaves them, as ranx does
+        (:func:`rankmetrics.trec.ranking.numba_quicksort_order`).
         ``"average"`` orders none of them: each metric is its expected value
         over every order of each group of tied documents (McSherry & Najork,
         ECIR 2008; scikit-learn's ``ndcg_score`` default), computed exactly
@@ -199,10 +208,14 @@ def evaluate(
         ``int(r * R + 0.9)`` in 9.x. ``"trec_eval-9"`` reproduces
         pytrec_eval and ir_measures.
     like : str, optional
-        A preset (:data:`rankmetrics.trec.conventions.PRESETS`): defaults that
-        reproduce a reference implementation. Arguments given explicitly
-        override it; ``result.conventions.card()`` says which setting came
-        from where.
+        A preset (:data:`rankmetrics.trec.conventions.PRESETS`,
+        :mod:`rankmetrics.trec.presets`): defaults that reproduce a reference
+        implementation: ``"trec_eval-10"``, ``"trec_eval-9"`` (pytrec_eval,
+        ir_measures), ``"ranx"``, ``"sklearn"``, ``"torchmetrics"``,
+        ``"spark-mllib"``. A library's preset refuses, with a ValueError
+        saying why, the measures it does not reproduce. Arguments given
+        explicitly override it; ``result.conventions.card()`` says which
+        setting came from where.
     conventions : Conventions, optional
         Settings built earlier with :meth:`Conventions.resolve`, used as the
         defaults (explicit arguments still override them).
@@ -278,6 +291,7 @@ def evaluate(
         base=conventions,
         relevance_level=relevance_level,
         missing=missing,
+        unjudged=unjudged,
         ties=ties,
         score_precision=score_precision,
         fractional_grades=fractional_grades,
@@ -302,6 +316,7 @@ def evaluate_measures(
 ) -> Evaluation:
     """:func:`evaluate` for parsed measures and checked conventions (what compare and the CLI call)."""
     c = conventions
+    presets.check_measures(c, measures)
     if c.ties == "average":
         _check_averaged(measures, c.denominator, c.max_documents)
     uses_ndcg = any(m.family == "ndcg" for m in measures)
@@ -313,9 +328,13 @@ def evaluate_measures(
     qrels = files.judgements(qrels, c.fractional_grades)
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
+    # unjudged="zero": a query of the run without judgements is ranked against none.
+    judgements = qrels if c.unjudged == "skip" else _NoneJudged(qrels)
 
     def score(groups: Records) -> dict[str, np.ndarray]:
-        ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
+        ranked = ranking.rank(
+            groups, judgements, depth, c.ties, c.score_precision, c.judged_only, c.max_documents
+        )
         return _score(ranked, measures, c)
 
     queries: list[str] = []
@@ -325,7 +344,7 @@ def evaluate_measures(
     noted: dict[str, str] = {}  # the run file's last tag: trec_eval's runid
     for groups in files.run_records(run, chunk_queries, noted):
         in_run.update(groups.qids)
-        keep = [i for i, qid in enumerate(groups.qids) if qid in qrels]
+        keep = [i for i, qid in enumerate(groups.qids) if qid in qrels or c.unjudged == "zero"]
         unjudged.update(qid for qid in groups.qids if qid not in qrels)
         if keep:
             groups = groups.take(keep)
@@ -370,6 +389,13 @@ def evaluate_measures(
 def _rereadable(source: Any) -> bool:
     """A path or a dict can be read again (Evaluation.explain); an open file cannot."""
     return isinstance(source, (str, os.PathLike, dict))
+
+
+class _NoneJudged(dict):
+    """The judgements, and no judgement (an empty dict) for any other query."""
+
+    def __missing__(self, qid: str) -> dict:
+        return {}
 
 
 def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:

@@ -59,7 +59,9 @@ def rank(
     ``ties="docno_descending"``: equal scores are ordered by docno, descending,
     as text (trec_eval); ``"input_order"``: as they come; ``"average"``: as
     they come, and each rank's group of equal scores is returned
-    (``tie_start``, ``tie_end``) for the metrics to average over. ``score_precision``:
+    (``tie_start``, ``tie_end``) for the metrics to average over;
+    ``"numba_quicksort"``: where numba's ``np.argsort`` of the negated scores,
+    in input order, puts them (ranx's order; :func:`numba_quicksort_order`). ``score_precision``:
     ``"float32"`` compares the scores as trec_eval stores them, in a 32-bit
     float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that 0.123456789
     and 0.123456788 are tied; ``"float64"`` compares them as read.
@@ -88,6 +90,8 @@ def rank(
     order = np.argsort(-scores, axis=1, kind=None if ties == "docno_descending" else "stable")
     if ties == "docno_descending" and longest > 1:
         _break_ties(order, scores, groups)
+    if ties == "numba_quicksort" and longest > 1:
+        _quicksort_ties(order, scores, lengths)
     ordered_scores = np.take_along_axis(scores, order, axis=1)  # ties="average" reads the groups
     n_retrieved = lengths
     if max_documents is not None:
@@ -145,3 +149,91 @@ def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:
     _, text_order = np.unique(docnos, return_inverse=True)  # code point order = trec_eval's strcmp
     by = np.lexsort((-text_order.ravel(), -score, row))
     order[rows[row], position] = position[by]
+
+
+# ---------------------------------------------------------------- ranx's order of tied scores
+
+# numba's np.argsort (kind "quicksort", its default) switches to an insertion sort below this
+# many elements (numba/misc/quicksort.py, SMALL_QUICKSORT), so a short list keeps its ties in
+# input order and a longer one does not.
+_SMALL_QUICKSORT = 15
+
+
+def numba_quicksort_order(values: list[float]) -> list[int]:
+    """The permutation numba's ``np.argsort(values)`` returns, equal values included.
+
+    A line-by-line port of numba's ``run_quicksort1`` for argsort
+    (``numba/misc/quicksort.py``, numba 0.56-0.68): median-of-three
+    partitioning down to 15 elements, then insertion sort. ranx orders each
+    query's documents with ``np.argsort([-score ...])`` of the scores in the
+    order the run gives them (``ranx/data_structures/common.py``,
+    ``sort_dict_by_value``), so this is ranx's tie order.
+
+    >>> numba_quicksort_order([0.0] * 3)
+    [0, 1, 2]
+    >>> numba_quicksort_order([0.0] * 16)  # sixteen ties: one partition, then insertion sort
+    [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15]
+    """
+    a = values
+    r = list(range(len(a)))
+    if len(a) < 2:
+        return r
+    stack = [(0, len(a) - 1)]
+    while stack:
+        low, high = stack.pop()
+        while high - low >= _SMALL_QUICKSORT:
+            i = _partition(a, r, low, high)
+            if high - i > i - low:  # push the larger part, go on with the smaller
+                if high > i:
+                    stack.append((i + 1, high))
+                high = i - 1
+            else:
+                if i > low:
+                    stack.append((low, i - 1))
+                low = i + 1
+        for i in range(low + 1, high + 1):  # insertion sort of r[low:high + 1]
+            k = r[i]
+            value = a[k]
+            j = i
+            while j > low and value < a[r[j - 1]]:
+                r[j] = r[j - 1]
+                j -= 1
+            r[j] = k
+    return r
+
+
+def _partition(a: list[float], r: list[int], low: int, high: int) -> int:
+    mid = (low + high) >> 1
+    if a[r[mid]] < a[r[low]]:
+        r[low], r[mid] = r[mid], r[low]
+    if a[r[high]] < a[r[mid]]:
+        r[high], r[mid] = r[mid], r[high]
+    if a[r[mid]] < a[r[low]]:
+        r[low], r[mid] = r[mid], r[low]
+    pivot = a[r[mid]]
+    r[high], r[mid] = r[mid], r[high]
+    i, j = low, high - 1
+    while True:
+        while i < high and a[r[i]] < pivot:
+            i += 1
+        while j >= low and pivot < a[r[j]]:
+            j -= 1
+        if i >= j:
+            break
+        r[i], r[j] = r[j], r[i]
+        i += 1
+        j -= 1
+    r[i], r[high] = r[high], r[i]
+    return i
+
+
+def _quicksort_ties(order: np.ndarray, scores: np.ndarray, lengths: np.ndarray) -> None:
+    """Re-sort, in place, the rows of ``order`` with equal scores as numba's quicksort does.
+
+    Rows without a tie are already in the one order any sort gives them.
+    """
+    ordered = np.take_along_axis(scores, order, axis=1)
+    tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)  # NaN padding equals nothing
+    for row in np.flatnonzero(tied).tolist():
+        n = int(lengths[row])
+        order[row, :n] = numba_quicksort_order((-scores[row, :n]).tolist())

@@ -44,6 +44,7 @@ def test_default_preset_and_argument_each_say_where_they_came_from(preset):
             "reference",
             "relevance_level",
             "missing",
+            "unjudged",
             "ties",
             "score_precision",
             "gain",

@@ -1,0 +1,235 @@
+"""Presets: the conventions that reproduce another implementation's numbers, by its name.
+
+``evaluate(qrels, run, metrics, like="ranx")`` answers "why does library X give
+a different nDCG?" in code: each preset is a set of conventions
+(:class:`~rankmetrics.trec.conventions.Conventions`) read from that library's
+source, and nothing else; no library is imported. Arguments given explicitly
+still override a preset, and ``result.conventions.card()`` says where each
+setting came from.
+
+A library's preset lists the measure families it reproduces; any other
+measure is refused with a ValueError that says why (usually: the library does
+not offer it, or follows a rule no convention here expresses).
+``tests/package/test_presets.py`` compares every preset with the values the
+libraries themselves computed (``benchmarks/peer_presets.py`` writes them to
+``tests/package/data/peer_presets.json``; Spark MLlib's come from
+``book/data/spark_mllib_values.json``).
+
+>>> sorted(PRESETS)
+['ranx', 'sklearn', 'spark-mllib', 'torchmetrics', 'trec_eval-10', 'trec_eval-9']
+>>> PRESETS["sklearn"].measures
+('ndcg',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .conventions import PRESETS, Preset, register_preset
+
+__all__ = ["PRESETS", "LibraryPreset", "check_measures"]
+
+
+@dataclass(frozen=True)
+class LibraryPreset(Preset):
+    """A preset for a library that offers only some measures, or follows them only so far.
+
+    ``measures`` are the registered metric families the preset reproduces
+    (:data:`rankmetrics.registry.METRICS` names); ``refused`` says, per family
+    the library offers but the preset cannot follow, why; ``tolerance`` is how
+    closely the library's own values are reproduced (0: exactly); ``versions``
+    the library versions whose source the rules were read from. ``requires``
+    names, per family, the settings it is reproduced under only (an explicit
+    argument that changes one refuses that family; the reason is
+    ``refused["family:setting"]``).
+    """
+
+    measures: tuple[str, ...] = ()
+    refused: Mapping[str, str] = field(default_factory=dict)
+    requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    tolerance: float = 0.0
+    versions: str = ""
+
+
+def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> None:
+    """Refuse, naming each and saying why, the measures a library's preset does not reproduce.
+
+    ``conventions`` is the resolved :class:`~rankmetrics.trec.conventions.Conventions`
+    (its ``preset`` says which preset, if any, supplied the defaults).
+    """
+    preset = getattr(conventions, "preset", None)
+    chosen = PRESETS.get(preset) if preset is not None else None
+    if not isinstance(chosen, LibraryPreset):
+        return
+    reasons = []
+    for m in measures:
+        if m.family not in chosen.measures:
+            reasons.append(f"{m.name!r} ({chosen.refused.get(m.family, 'not a measure of this library')})")
+            continue
+        for setting, value in chosen.requires.get(m.family, {}).items():
+            if conventions[setting] != value:
+                why = chosen.refused.get(f"{m.family}:{setting}", "the library follows another rule")
+                reasons.append(f"{m.name!r} (reproduced with {setting}={value!r} only; {why})")
+    if reasons:
+        raise ValueError(
+            f"like={preset!r} reproduces {', '.join(chosen.measures)}; it refuses {'; '.join(reasons)}. "
+            "Leave like= out to compute it with the package's own conventions"
+        )
+
+
+register_preset(
+    Preset(
+        "trec_eval-10",
+        "NIST trec_eval 10.0: scores as C doubles, lround(r * R) for recall levels",
+        {"reference": "trec_eval-10"},
+    )
+)
+register_preset(
+    Preset(
+        "trec_eval-9",
+        "trec_eval 9.x, and pytrec_eval and ir_measures, which embed it: scores as C floats, "
+        "(long) (r * R + 0.9) for recall levels",
+        {"reference": "trec_eval-9"},
+    )
+)
+
+# ranx 0.3.21 (ranx/metrics/*.py, ranx/data_structures/common.py): each query's documents are
+# sorted with numba's unstable np.argsort of -score in the run's order; grades >= rel_lvl count,
+# with their grade as linear gain (ndcg) or 2^g - 1 (ndcg_burges, here nDCG(dcg=exp-log2)); the
+# ideal from every judged document; AP and AP@k divide by every relevant document; P@k by k; a
+# query without relevant documents scores 0; scores are float64. ranx refuses a run whose queries
+# are not the judged ones; evaluate(..., make_comparable=True) scores a judged query missing from
+# the run 0, but also sorts every query's documents a second time, which moves tied documents
+# again: the preset follows a run evaluated without it (one sort), and skips missing queries.
+register_preset(
+    LibraryPreset(
+        "ranx",
+        "ranx: ties left where numba's quicksort puts them, float64 scores, linear gain (ndcg) "
+        "and exponential (ndcg_burges), ideal from every judged document, AP over every relevant "
+        "document",
+        {
+            "ties": "numba_quicksort",
+            "score_precision": "float64",
+            "unjudged": "skip",
+            "gain": "linear",
+            "ideal": "judged",
+            "denominator": "all_relevant",
+        },
+        measures=(
+            "ndcg",
+            "precision",
+            "recall",
+            "average_precision",
+            "reciprocal_rank",
+            "hit_rate",
+            "r_precision",
+        ),
+        refused={
+            "f1": "ranx's f1 is not compared here",
+            "hits": "ranx's hits is not compared here",
+            "ndcg:relevance_level": "ranx's ndcg@k-lN gives no gain to a grade below N, "
+            "while nDCG here reads every grade",
+        },
+        requires={"ndcg": {"relevance_level": 1}},
+        tolerance=1e-12,
+        versions="ranx 0.3.21, numba 0.68.1",
+    )
+)
+
+# scikit-learn 1.9.1, sklearn/metrics/_ranking.py: ndcg_score(y_true, y_score, k) per row: the
+# ideal from the row's own y_true (the items passed), tied scores averaged (McSherry & Najork;
+# ignore_ties=False), linear gain, float64; a row without gain scores 0; a negative y_true is
+# refused ("ndcg_score should not be used on negative y_true values"); a row of one item is
+# refused too. average_precision_score is not reproduced: it takes tied scores as one
+# threshold (precision at the end of the tie group times its recall increment), which is
+# neither an order nor the average over orders.
+register_preset(
+    LibraryPreset(
+        "sklearn",
+        "scikit-learn ndcg_score: ideal from the items passed, tied scores averaged, linear gain",
+        {
+            "ties": "average",
+            "score_precision": "float64",
+            "gain": "linear",
+            "ideal": "listed",
+        },
+        measures=("ndcg",),
+        refused={
+            "average_precision": "average_precision_score takes a group of tied scores as one "
+            "threshold, which no ties= rule here follows",
+        },
+        tolerance=1e-12,
+        versions="scikit-learn 1.9.1",
+    )
+)
+
+# torchmetrics 1.9.0, torchmetrics/functional/retrieval/ndcg.py: the same rules as scikit-learn
+# (ties averaged, ideal from the items passed, linear gain), but scores and gains as float32
+# (utilities/checks.py: preds.float()), so its values agree with the float64 ones here to
+# float32's precision. Its other retrieval metrics are refused: they zero every item whose score
+# is <= 0 (torch.where(preds > 0, target, 0)), take the top k with torch.topk or an unstable
+# torch.argsort, whose order of tied scores PyTorch does not specify, and divide recall by the
+# relevant items passed (AP by those in the top k) in float32.
+_TORCH_RULES = (
+    "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
+    "whose order PyTorch does not specify"
+)
+register_preset(
+    LibraryPreset(
+        "torchmetrics",
+        "torchmetrics retrieval_normalized_dcg: ideal from the items passed, tied scores averaged, "
+        "linear gain, float32 scores",
+        {
+            "ties": "average",
+            "score_precision": "float32",
+            "gain": "linear",
+            "ideal": "listed",
+        },
+        measures=("ndcg",),
+        refused={
+            "precision": _TORCH_RULES,
+            "recall": _TORCH_RULES + "; it divides by the relevant items passed",
+            "average_precision": _TORCH_RULES + "; it divides by the relevant items in the top k",
+            "reciprocal_rank": _TORCH_RULES,
+            "hit_rate": _TORCH_RULES,
+            "r_precision": _TORCH_RULES,
+        },
+        tolerance=1e-6,
+        versions="torchmetrics 1.9.0, torch 2.13.0 (CPU)",
+    )
+)
+
+# Spark MLlib (pyspark 4.x), mllib/.../evaluation/RankingMetrics.scala: the prediction list in
+# the order given (here: the run's order, a stable sort by score), every label relevant (a
+# judgement of grade >= 0 here), P@k / k, MAP@k / min(|labels|, k), MAP / |labels|, recall / |labels|,
+# graded nDCG (the JVM's RankingMetrics.of with relevance values) with gain 2^rel - 1 and the
+# ideal from every label, a row with no labels 0 (unjudged="zero"). The Python API drops the
+# relevance values, so its nDCG is binary: give gain="binary". Not reproduced: a prediction
+# listed twice (Spark counts it twice; a run here holds a document once per query), and the
+# JVM's ideal taken from the labels in the order given, unsorted (here always sorted).
+register_preset(
+    LibraryPreset(
+        "spark-mllib",
+        "Spark MLlib RankingMetrics: the order given, every label relevant, MAP@k over "
+        "min(|labels|, k), exponential gain (graded nDCG), a query without labels scores 0",
+        {
+            "ties": "input_order",
+            "score_precision": "float64",
+            "relevance_level": 0,
+            "unjudged": "zero",
+            "gain": "exponential",
+            "ideal": "judged",
+            "denominator": "min_k_relevant",
+        },
+        measures=("ndcg", "precision", "recall", "average_precision"),
+        refused={
+            "reciprocal_rank": "Spark MLlib's RankingMetrics has no reciprocal rank",
+            "hit_rate": "Spark MLlib's RankingMetrics has no hit rate",
+            "r_precision": "Spark MLlib's RankingMetrics has no R-precision",
+        },
+        tolerance=1e-12,
+        versions="pyspark 4.3.0 (book/data/spark_mllib_values.json)",
+    )
+)
