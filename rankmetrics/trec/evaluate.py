@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .._arrays import sequential_sum
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns
 from . import files, ranking
@@ -438,12 +439,14 @@ def _for_measure(columns: Columns, m: Measure) -> Columns:
 
 
 def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:
+    # trec_eval adds the queries' values one after another, in query order (its 'all' line),
+    # and so does sequential_sum: numpy's pairwise sum can print another last digit.
     if m.metric.summary == "sum":
-        return float(values.sum())
+        return float(sequential_sum(values))
     if m.metric.summary == "geometric":
-        return float(np.exp(np.mean(np.log(np.maximum(values, _GM_FLOOR)))))
+        return float(np.exp(sequential_sum(np.log(np.maximum(values, _GM_FLOOR))) / values.size))
     if m.metric.summary == "run_id":
         return run_id
     if m.metric.summary == "none":
         return ""
-    return float(values.mean())
+    return float(sequential_sum(values) / values.size)
