@@ -32,9 +32,6 @@ KNOWN = {
     "adv3_c_q_J_all_trec": _NAN,
     "judged_only_nothing_judged": _NAN,
     "complete_judged_only_nan": _NAN + " (10.0's -c fake document is unjudged, so -J removes it)",
-    "summation_order_mean": "the package's 'all' mean adds pairwise (numpy), trec_eval one query at a time",
-    "summation_order_ap": "the package's AP adds Precision@i pairwise (numpy), trec_eval one rank at a time",
-    "summation_order_bpref": "the package's bpref adds its terms pairwise (numpy), trec_eval one rank at a time",
     "dcg_measures": "the package has no dcg and ideal_dcg (trec_eval 10.0 measures outside all_trec)",
 }
 

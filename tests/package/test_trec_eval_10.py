@@ -51,12 +51,6 @@ _NUM_REL_C = (
     "-c: trec_eval's 'all' num_rel counts every grade > 0 of the whole qrels whatever -l says "
     "(m_num_rel.c, 9.x and 10.0); the package sums the per-query num_rel at the -l level"
 )
-_SUM = (
-    "summation order: trec_eval adds one value at a time, in order (AP and bpref: one term per "
-    "relevant rank; 'all': the queries' values in query order); numpy's sum and mean add "
-    "pairwise, and on a value this close to a 4-decimal boundary the printed digit differs"
-)
-_DCG = "trec_eval 10.0's dcg and ideal_dcg measures (not in all_trec) are not in the package"
 KNOWN: dict[tuple[str, str], str] = {
     **{
         (case, m): _NAN
@@ -67,19 +61,13 @@ KNOWN: dict[tuple[str, str], str] = {
     ("judged_only_nothing_judged", "11pt_avg"): _NAN,
     ("complete_judged_only_nan", "iprec_at_recall_0.00"): _NAN_C,
     ("complete_judged_only_nan", "11pt_avg"): _NAN_C,
-    **{("summation_order_ap", m): _SUM for m in ("map", "map_cut_20", "map_cut_30", "map_cut_100")},
-    ("summation_order_bpref", "bpref"): _SUM,
     ("complete_zeroes_by_exact_name", "relstring_3"): _MISSING_FAKE,
     ("complete_zeroes_by_exact_name", "utility_1,-1,0,0"): _MISSING_FAKE,
     ("complete_new_measures", "rbp_resid_p=0.5"): _MISSING_FAKE,
-    ("dcg_measures", "dcg"): _DCG,
-    ("dcg_measures", "ideal_dcg"): _DCG,
 }
 KNOWN_ALL: dict[tuple[str, str], str] = {
     **{(f"adv{i}_c_q_l2_all_trec", "num_rel"): _NUM_REL_C for i in (1, 2, 3)},
     ("complete_num_rel_ignores_level", "num_rel"): _NUM_REL_C,
-    ("summation_order_mean", "P_1000"): _SUM,
-    ("summation_order_bpref", "bpref"): _SUM,
     **{
         (case, m): _NAN
         for case in ("adv2_c_q_J_all_trec", "adv3_c_q_J_all_trec")
@@ -91,8 +79,6 @@ KNOWN_ALL: dict[tuple[str, str], str] = {
     ("complete_judged_only_nan", "11pt_avg"): _NAN_C,
     ("complete_zeroes_by_exact_name", "utility_1,-1,0,0"): _MISSING_FAKE,
     ("complete_new_measures", "rbp_resid_p=0.5"): _MISSING_FAKE,
-    ("dcg_measures", "dcg"): _DCG,
-    ("dcg_measures", "ideal_dcg"): _DCG,
 }
 
 
