@@ -21,19 +21,30 @@ from rankmetrics.trec import dropin
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "trec_eval_10"
 INDEX = json.loads((DATA / "index.json").read_text(encoding="utf-8"))
-OWN_TEXT = {"help", "version", "usage"}  # the drop-in's own help, version and usage texts
-
-_NAN = (
-    "-J: trec_eval prints -nan for iprec_at_recall_r (every r with lround(r*R) = 0) and 11pt_avg "
-    "of a query none of whose retrieved documents is judged (0/0); the package gives 0"
-)
-KNOWN = {
-    "adv2_c_q_J_all_trec": _NAN,
-    "adv3_c_q_J_all_trec": _NAN,
-    "judged_only_nothing_judged": _NAN,
-    "complete_judged_only_nan": _NAN + " (10.0's -c fake document is unjudged, so -J removes it)",
-    "dcg_measures": "the package has no dcg and ideal_dcg (trec_eval 10.0 measures outside all_trec)",
+OWN_TEXT = {"version"}  # the drop-in's own version line; its -h and usage texts are trec_eval's
+# Cases where trec_eval silently misreads a number (atof/atol) and the drop-in refuses instead:
+# (exit code, the one stderr line). See test_refuses_what_trec_eval_misreads.
+REFUSED = {
+    "atof_atol": (
+        2,
+        "trec_eval (rankmetrics): atof.qrels line 4: the relevance must be a decimal number such as "
+        "2, 0 or -1; got '1x'\n",
+    ),
+    # The second of two comment lines in a row is a judgement of query '#' for trec_eval 10.0,
+    # with docno 'five' and grade atol('six') = 0: the grade is refused.
+    "qrels_two_comments_4_fields": (
+        2,
+        "trec_eval (rankmetrics): c2b.qrels line 2: the relevance must be a decimal number such as "
+        "2, 0 or -1; got 'six'\n",
+    ),
+    "level_not_a_number": (
+        1,
+        "trec_eval (rankmetrics): -l (the relevance level) must be a whole number; got 'x'\n",
+    ),
 }
+
+# Cases the drop-in does not reproduce yet, with the reason (strict xfails): none left.
+KNOWN: dict[str, str] = {}
 
 
 def _cases() -> list:
@@ -43,7 +54,7 @@ def _cases() -> list:
             marks=[pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else [],
         )
         for name, case in INDEX["cases"].items()
-        if not case.get("undefined")
+        if not case.get("undefined") and name not in REFUSED
     ]
 
 
@@ -66,9 +77,6 @@ def test_prints_what_trec_eval_10_prints(name):
     code, stdout, stderr = run(name)
     assert code == case["exit_code"]
     expected = (DATA / case["stdout"]).read_text(encoding="utf-8")
-    if name == "help":
-        assert stdout.startswith("Usage: trec_eval") and "all_trec" in stdout
-        return
     assert stdout == expected
     if name not in OWN_TEXT:
         assert stderr == (DATA / case["stderr"]).read_text(encoding="utf-8")
@@ -80,10 +88,13 @@ def test_version_line_names_10_0():
     assert stderr.startswith("trec_eval version 10.0")
 
 
-def test_usage_goes_to_stderr_with_exit_1():
-    code, stdout, stderr = run("usage")
-    assert (code, stdout) == (1, "")
-    assert stderr.startswith("Usage: trec_eval")
+def test_help_is_trec_eval_10s_text_and_exits_0_even_with_files():
+    expected = (DATA / INDEX["cases"]["help"]["stdout"]).read_text(encoding="utf-8")
+    stdout, stderr = io.StringIO(), io.StringIO()
+    files = ["tests/data/trec_eval_10/base.qrels", "tests/data/trec_eval_10/base.run"]
+    assert dropin.main(["-q", *files, "-h"], stdout, stderr) == 0
+    assert (stdout.getvalue(), stderr.getvalue()) == (expected, "")
+    assert dropin.main(["--help"], io.StringIO(), io.StringIO()) == 0
 
 
 def _printed_names(name: str) -> list[str]:
@@ -115,3 +126,11 @@ def test_measure_names_in_trec_eval_order(name):
     recorded = _printed_names(name)
     assert [n for n in names if n not in summary_only] == [n for n in recorded if n not in summary_only]
     assert set(names) == set(recorded)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refuses_what_trec_eval_misreads(name):
+    # trec_eval 10.0 printed values here (its recorded stdout), reading "1x" as 1, "abc" as 0,
+    # "six" as 0, "-l x" as 0; the drop-in prints nothing on stdout, one line on stderr.
+    assert INDEX["cases"][name]["exit_code"] in (0, 4)
+    assert run(name) == (REFUSED[name][0], "", REFUSED[name][1])
