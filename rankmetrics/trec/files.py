@@ -496,20 +496,27 @@ def _follow_rules(
 ) -> None:
     """Stop where the rules stop: the first malformed line, by the rules' count; keep the count going."""
     n_lines = block.newlines.size
-    skipped = block.skipped if block.skipped is not None else np.zeros(0, dtype=np.int64)
-    blank = np.setdiff1d(np.arange(n_lines), np.union1d(block.line[block.starts], skipped))
+    # Masks over the block's lines (np.union1d and np.setdiff1d would import numpy.ma: slow to start).
+    comment = np.zeros(n_lines, dtype=bool)
+    if block.skipped is not None:
+        comment[block.skipped] = True
+    blank = np.ones(n_lines, dtype=bool)
+    blank[block.line[block.starts]] = False
+    blank &= ~comment
+    bad = np.zeros(n_lines, dtype=bool)
+    bad[bad_lines] = True
     if rules.blank_lines == "malformed":
-        bad_lines = np.union1d(bad_lines, blank)
+        bad |= blank
+        uncounted = comment
     else:
-        skipped = np.union1d(skipped, blank)
-    if bad_lines.size:
-        line = int(bad_lines.min())
-        counted = first + line - (state.skipped + int(np.count_nonzero(skipped < line)))
+        uncounted = comment | blank
+    if bad.any():
+        line = int(np.argmax(bad))
+        counted = first + line - (state.skipped + int(np.count_nonzero(uncounted[:line])))
         shown = counted if rules.line_numbers == "parsed" else first + line
         raise LinesStop(rules.malformed.format(line=shown, path=state.path), rules.read_exit)
-    state.skipped += skipped.size
-    comments = block.skipped if block.skipped is not None else skipped
-    state.last_skipped = bool(n_lines and comments.size and comments[-1] == n_lines - 1)
+    state.skipped += int(np.count_nonzero(uncounted))
+    state.last_skipped = bool(n_lines and comment[-1])
     state.last_line = first + n_lines - 1
 
 

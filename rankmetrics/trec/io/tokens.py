@@ -116,7 +116,9 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
     else:
         skipped = line[lead & (raw[begins] == 35)]  # "#"
     if skipped.size:
-        keep = ~np.isin(line, skipped)
+        dropped = np.zeros(newlines.size + 1, dtype=bool)
+        dropped[skipped] = True
+        keep = ~dropped[line]
         begins, ends, line, lead = begins[keep], ends[keep], line[keep], lead[keep]
     return Tokens(blob, raw, ascii_only, begins, ends, line, newlines, np.flatnonzero(lead), skipped)
 
