@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -134,3 +138,222 @@ def test_refuses_what_trec_eval_misreads(name):
     # "six" as 0, "-l x" as 0; the drop-in prints nothing on stdout, one line on stderr.
     assert INDEX["cases"][name]["exit_code"] in (0, 4)
     assert run(name) == (REFUSED[name][0], "", REFUSED[name][1])
+
+
+# ---------------------------------------------------------------- the command line and standard input
+
+
+def test_rankmetrics_trec_eval_reads_the_run_from_standard_input():
+    # `rankmetrics trec_eval ... -` as a process: the recorded nist_stdin case, byte for byte.
+    case = INDEX["cases"]["nist_stdin"]
+    assert case["args"][-1] == "-"
+    with open(ROOT / case["stdin"], "rb") as given:
+        done = subprocess.run(
+            [sys.executable, "-m", "rankmetrics", "trec_eval", *case["args"]],
+            cwd=ROOT,
+            stdin=given,
+            capture_output=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
+    assert done.returncode == case["exit_code"] == 0
+    assert done.stdout == (DATA / case["stdout"]).read_bytes()
+    assert done.stderr == b""
+
+
+def test_cli_main_dispatches_trec_eval_before_its_own_arguments(capsys):
+    from rankmetrics import cli
+
+    case = INDEX["cases"]["nist_q_P_ndcg_cut"]
+    assert cli.main(["trec_eval", *case["args"]]) == 0
+    assert capsys.readouterr().out == (DATA / case["stdout"]).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- what the drop-in refuses
+
+
+def _files(tmp_path, qrels: str, run: str) -> list[str]:
+    (tmp_path / "x.qrels").write_text(qrels, encoding="utf-8")
+    (tmp_path / "x.run").write_text(run, encoding="utf-8")
+    return [str(tmp_path / "x.qrels"), str(tmp_path / "x.run")]
+
+
+def _main(args: list[str]) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = dropin.main(args, stdout, stderr, io.StringIO(""))
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+_SCORE = "the score must be a decimal number such as 12.5, -3 or 1.5e-3"
+
+
+@pytest.mark.parametrize(
+    ("score", "message"),
+    [
+        ("abc", f"{_SCORE}; got 'abc'"),  # atof: 0
+        ("1_000", f"{_SCORE}; got '1_000'"),  # atof: 1
+        ("0x10", f"{_SCORE}; got '0x10'"),  # atof: 16
+        ("nan", f"{_SCORE}; got 'nan'"),  # atof: nan, which no sort can place
+        ("5abc", f"{_SCORE}; got '5abc'"),  # atof: 5
+        ("1e400", "the score '1e400' is too large for a floating-point number"),  # atof: inf
+    ],
+)
+def test_a_score_trec_eval_misreads_is_refused_naming_file_and_line(tmp_path, score, message):
+    args = _files(tmp_path, "q1 0 d1 1\n", f"# a comment\nq1 Q0 d1 1 {score} r\n")
+    assert _main(["-q", *args]) == (2, "", f"trec_eval (rankmetrics): x.run line 2: {message}\n")
+
+
+def test_a_fractional_or_non_numeric_grade_is_refused(tmp_path):
+    run = "q1 Q0 d1 1 1 r\n"
+    args = _files(tmp_path, "q1 0 d1 1\nq1 0 d2 0.5\n", run)  # atol: 0
+    assert _main(args) == (
+        2,
+        "",
+        "trec_eval (rankmetrics): x.qrels line 2: the relevance 0.5 is not a whole grade "
+        "(trec_eval would silently read it as 0)\n",
+    )
+    args = _files(tmp_path, "q1 0 d1 2x\n", run)  # atol: 2
+    assert _main(args) == (
+        2,
+        "",
+        "trec_eval (rankmetrics): x.qrels line 1: the relevance must be a decimal number such as "
+        "2, 0 or -1; got '2x'\n",
+    )
+
+
+def test_a_comment_on_the_last_qrels_line_is_refused_where_10_0_crashes(tmp_path):
+    # recorded: qrels_comment_last, a segmentation fault in trec_eval 10.0 (undefined behaviour)
+    assert INDEX["cases"]["qrels_comment_last"]["undefined"]
+    args = _files(tmp_path, "q1 0 d1 1\n# the end\n", "q1 Q0 d1 1 1 r\n")
+    assert _main(args) == (
+        2,
+        "",
+        f"trec_eval (rankmetrics): {args[0]} line 2: a comment on the last line of a qrels file makes "
+        "trec_eval 10.0 read past the end of the file (it crashes); remove the line\n",
+    )
+    # Two comments at the end: the first is skipped, the second is a (malformed) line, as in 10.0.
+    args = _files(tmp_path, "q1 0 d1 1\n# one\n# two\n", "q1 Q0 d1 1 1 r\n")
+    assert _main(args) == (
+        2,
+        "",
+        f"trec_eval.get_qrels: Malformed line 2\ntrec_eval: Quit in file '{args[0]}'\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "measures",
+    [
+        ["-m", "ndcg.1=3,2=9", "-m", "dcg"],  # recorded: dcg_with_gains_crash (a segmentation fault)
+        ["-m", "dcg.1=3", "-m", "ideal_dcg"],  # a double free (checked with the 10.0 binary)
+        ["-m", "dcg", "-m", "ideal_dcg.2=5"],
+    ],
+)
+def test_dcg_with_a_shared_gain_map_is_refused_where_10_0_crashes(measures):
+    files = ["tests/data/trec_eval_10/base.qrels", "tests/data/trec_eval_10/base.run"]
+    code, stdout, stderr = _main([*measures, *files])
+    assert (code, stdout) == (1, "")
+    assert stderr.startswith("trec_eval (rankmetrics): ") and "make trec_eval 10.0 crash" in stderr
+    assert stderr.count("\n") == 1
+
+
+def test_dcg_alone_with_a_gain_map_is_computed():
+    # trec_eval 10.0 -q -m dcg.1=3 on base.qrels/base.run: d1 (grade 1, gain 3) at rank 1, d3
+    # unjudged, d2 grade 0: 3/log2(2) = 3.
+    files = ["tests/data/trec_eval_10/base.qrels", "tests/data/trec_eval_10/base.run"]
+    assert _main(["-q", "-m", "dcg.1=3", *files]) == (
+        0,
+        "dcg_1=3               \tq1\t3.0000\ndcg_1=3               \tall\t3.0000\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-Z", "z.txt"], "-Z (z-scores) is not supported"),
+        (["-D", "1"], "-D (trec_eval's debugging output) is not supported"),
+        (["-o"], "-o (the old output format) is not supported"),
+        (["-R", "prefs"], "-R prefs: only the rel_info format 'qrels' is supported"),
+        (["-T", "trec_other"], "-T trec_other: only the results format 'trec_results' is supported"),
+        (
+            ["-m", "prefs_num_prefs_poss"],
+            "measure 'prefs_num_prefs_poss' is not supported: preference and qrels_jg measures need "
+            "the prefs and qrels_jg formats",
+        ),
+        (["-l", "2x"], "-l (the relevance level) must be a whole number; got '2x'"),
+        (["-M", "ten"], "-M (documents per query) must be a whole number; got 'ten'"),
+        (["-m", "P.5x"], "a cutoff of P must be a whole number; got '5x'"),
+        (["-m", "set_F.half"], "a parameter of set_F must be a decimal number; got 'half'"),
+        (
+            ["-h", "-m", "map"],
+            "-h with -m would add each measure's description, which the drop-in does not have; run -h alone",
+        ),
+    ],
+)
+def test_unsupported_flags_exit_1_with_one_line(args, message):
+    files = ["tests/data/trec_eval_10/base.qrels", "tests/data/trec_eval_10/base.run"]
+    assert _main([*args, *files]) == (1, "", f"trec_eval (rankmetrics): {message}\n")
+
+
+def test_an_unknown_option_prints_trec_evals_usage():
+    code, stdout, stderr = _main(["-Q", "a", "b"])
+    usage = (DATA / INDEX["cases"]["usage"]["stderr"]).read_text(encoding="utf-8")
+    assert (code, stdout, stderr) == (1, "", "trec_eval: invalid option -- 'Q'\n" + usage)
+
+
+# ---------------------------------------------------------------- what trec_eval accepts and the API may not
+
+
+def test_set_f_with_a_negative_beta_is_trec_evals_value(tmp_path):
+    # trec_eval 10.0 -q -m set_F.-0.5 (checked with the binary): P = 1, R = 1/4 and
+    # F = (beta + 1) P R / (beta P + R) = 0.5 * 0.25 / (-0.5 + 0.25) = -0.5.
+    args = _files(tmp_path, "q1 0 a 1\nq1 0 b 1\nq1 0 c 1\nq1 0 d 1\n", "q1 Q0 a 1 1 r\n")
+    assert _main(["-q", "-m", "set_F.-0.5", "-m", "set_F.-1.5", *args]) == (
+        0,
+        "set_F_-0.5            \tq1\t-0.5000\nset_F_-0.5            \tall\t-0.5000\n",
+        "",
+    )
+
+
+# ---------------------------------------------------------------- the progress bar
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(monkeypatch):
+    monkeypatch.setattr(dropin, "_PROGRESS_BYTES", 1)  # every file counts as large
+    monkeypatch.delenv("CI", raising=False)
+    case = INDEX["cases"]["nist_q"]
+    assert run("nist_q") == (0, (DATA / case["stdout"]).read_text(encoding="utf-8"), "")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_progress_bar_on_a_terminal_when_tqdm_is_there(monkeypatch):
+    made = []
+
+    class FakeBar:
+        def __init__(self, total, **options):
+            self.total, self.done, self.closed = total, 0, False
+            made.append(self)
+
+        def update(self, n):
+            self.done += n
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeBar))
+    monkeypatch.setattr(dropin, "_PROGRESS_BYTES", 1)
+    monkeypatch.delenv("CI", raising=False)
+    case = INDEX["cases"]["nist_q"]
+    stdout, stderr = io.StringIO(), _Terminal()
+    assert dropin.main(case["args"], stdout, stderr) == 0
+    assert stdout.getvalue() == (DATA / case["stdout"]).read_text(encoding="utf-8")
+    sizes = [os.path.getsize(ROOT / path) for path in case["args"][-2:]]
+    assert [(bar.total, bar.done, bar.closed) for bar in made] == [(size, size, True) for size in sizes]
+    monkeypatch.setenv("CI", "true")  # never in CI
+    made.clear()
+    assert dropin.main(case["args"], io.StringIO(), _Terminal()) == 0
+    assert made == []
