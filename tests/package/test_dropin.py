@@ -2,10 +2,12 @@
 
 Every case recorded by benchmarks/trec_eval_reference.py (tests/data/trec_eval_10/index.json)
 is run through ``dropin.main`` with the same arguments (and standard input): its
-standard output and exit code must be trec_eval 10.0's, and so must its standard
-error, except for the texts that are the drop-in's own (-h, -v, the usage).
-Cases where trec_eval's behaviour is undefined (a crash) are left out. Where the
-package does not follow trec_eval 10.0 yet, the case is a strict xfail naming why.
+standard output, standard error and exit code must be trec_eval 10.0's (-h and the
+usage text included), except for the version line, which names the drop-in.
+Cases where trec_eval's behaviour is undefined (a crash) are left out; the cases
+where trec_eval silently misreads a number are refused instead (REFUSED, with the
+exact line). Where the drop-in does not follow trec_eval 10.0 yet, a case would be a
+strict xfail in KNOWN naming why; there is none.
 """
 
 from __future__ import annotations
