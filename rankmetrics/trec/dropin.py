@@ -511,7 +511,8 @@ def main(
 ) -> int:
     """Run trec_eval 10.0's command line (``argv`` without the program name); return its exit code.
 
-    ``stdin`` is read for a run file named ``-`` (default: ``sys.stdin``).
+    ``stdin`` is read for a run file named ``-`` (default: ``sys.stdin``'s bytes), a text
+    or binary file object.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout if stdout is None else stdout
@@ -592,7 +593,8 @@ def main(
             return 0
         if len(files) != 2:
             raise _Stop(1, _text("trec_eval_10_usage.txt"))
-        run_trec_eval(options, files[0], files[1], sys.stdin if stdin is None else stdin, out, err)
+        given_stdin = getattr(sys.stdin, "buffer", sys.stdin) if stdin is None else stdin  # bytes: no locale
+        run_trec_eval(options, files[0], files[1], given_stdin, out, err)
     except _Stop as stop:
         out.flush()
         err.write(stop.message)

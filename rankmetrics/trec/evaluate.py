@@ -99,6 +99,7 @@ def evaluate(
         ``ndcg_rel``, ``Rndcg``, ``relative_P_5``, ``set_P``,
         ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
         ``num_nonrel_judged_ret``, ``rbp``, ``rbp_resid``, ``unj_5``,
+        trec_eval 10.0's ``dcg`` and ``ideal_dcg`` (not in ``all_trec``),
         ``relstring`` (text: the first grades, one character each) and
         ``runid`` (text: the tag of the run file's last line; "" for a dict). trec_eval's parameters are written as it prints them
         or as its ``-m`` takes them: ``relstring_20``, ``set_F_0.5``,
