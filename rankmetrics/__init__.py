@@ -38,10 +38,15 @@ _LAZY = {
 }
 
 
+_SUBPACKAGES = {"teaching", "trec", "cli", "tables"}  # rankmetrics.trec etc. as attributes, as before
+
+
 def __getattr__(name: str):
-    if name in _LAZY:
+    if name in _LAZY or name in _SUBPACKAGES:
         from importlib import import_module
 
+        if name in _SUBPACKAGES:
+            return import_module(f".{name}", __name__)
         value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value

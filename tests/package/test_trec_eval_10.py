@@ -39,17 +39,20 @@ _MISSING_FAKE = (
     "-c: trec_eval 10.0 scores a judged query missing from the run on a one-document ranking "
     "(an unjudged docno) and zeroes only the lines named exactly num_ret, utility, relstring, "
     "rbp_resid and unj*; rbp_resid_p=..., utility_a,b,c,d and relstring_N keep the fake "
-    "document's value. The package scores such a query as an empty ranking"
+    "document's value. The package scores such a query as an empty ranking (by design, "
+    "documented in evaluate; `rankmetrics trec_eval` prints trec_eval's lines: test_dropin.py)"
 )
 _NAN = (
     "-J: a query none of whose retrieved documents is judged has iprec_at_recall_r = 0/0 in "
     "trec_eval (9.x and 10.0) for every r with lround(r*R) = 0, printed -nan, and so 11pt_avg and "
-    "their 'all' lines; the package gives 0"
+    "their 'all' lines; the package gives 0 (by design: no NaN from the Python API; "
+    "`rankmetrics trec_eval` prints -nan: test_dropin.py)"
 )
 _NAN_C = _NAN + " (with -c -J a judged query missing from the run is such a query in 10.0)"
 _NUM_REL_C = (
     "-c: trec_eval's 'all' num_rel counts every grade > 0 of the whole qrels whatever -l says "
-    "(m_num_rel.c, 9.x and 10.0); the package sums the per-query num_rel at the -l level"
+    "(m_num_rel.c, 9.x and 10.0); the package sums the per-query num_rel at the -l level (by "
+    "design, documented in evaluate; `rankmetrics trec_eval` prints trec_eval's count)"
 )
 KNOWN: dict[tuple[str, str], str] = {
     **{
