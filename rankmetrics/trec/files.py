@@ -38,8 +38,12 @@ layers, each in its own module:
   byte-order mark, line ends);
 - :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers;
 - this module: the formats, declared as data (``QRELS``, ``RUN``: which
-  field is the query, the document, the value and the tag), the public
-  readers, and the dict route;
+  field is the query, the document, the value and the tag, and the
+  :class:`LineRules`: which lines are skipped, how lines are counted, what a
+  program says where it stops), the public readers, and the dict route.
+  ``QRELS_TREC_EVAL_10`` and ``RUN_TREC_EVAL_10`` are trec_eval 10.0's line
+  rules over the same fields and number rules, read by :func:`read_as` for
+  ``rankmetrics trec_eval`` (:mod:`rankmetrics.trec.dropin`);
 - :mod:`rankmetrics.trec.records`: the records of many queries as flat
   arrays, grouped, checked for repeated documents, and cut into chunks.
 """
