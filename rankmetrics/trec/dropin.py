@@ -141,6 +141,7 @@ NICKNAMES: dict[str, list[str]] = {
     ],
 }
 _ZEROED_FOR_FAKE = ("num_ret", "utility", "relstring", "rbp_resid")  # and every name starting with "unj"
+_NO_RANKING = ("runid", "num_q")  # measures that never form a query's ranking (form_res_rels.c)
 _SHARED_GAINS = ("ndcg", "dcg", "ideal_dcg")  # one gain table in trec_eval 10.0 (gain_init.c)
 _DEFAULT_11PT = _RECALLS
 
@@ -386,7 +387,9 @@ def run_trec_eval(
     tag = run_read.tag or ""
     rules = files.RUN_TREC_EVAL_10.lines
 
-    first = requested[0][1][0][0] if requested else ""
+    # The first measure that ranks the documents is the one that finds a duplicate and names it;
+    # runid and num_q never look, and with nothing else a duplicate goes unnoticed (as in 10.0).
+    first = next((name for name, _ in requested if name not in _NO_RANKING), None)
     complete = options["complete"]
     stop: _Stop | None = None
     scored: list[str] = []
@@ -394,14 +397,12 @@ def run_trec_eval(
         if qid not in run and not complete:
             stop = _Stop(rules.evaluate_exit, rules.missing_query.format(qid=qid))
             break
-        if qid in run_read.duplicates:
-            docno = run_read.duplicates[qid]
-            stop = _Stop(rules.evaluate_exit, rules.duplicate.format(docno=docno))
-        elif qid in qrels_read.duplicates:
-            docno = qrels_read.duplicates[qid]
-            stop = _Stop(rules.evaluate_exit, files.QRELS_TREC_EVAL_10.lines.duplicate.format(docno=docno))
+        for read, fmt in ((run_read, files.RUN_TREC_EVAL_10), (qrels_read, files.QRELS_TREC_EVAL_10)):
+            if first is not None and qid in read.duplicates:  # the run's are found first (form_res_rels.c)
+                message = fmt.lines.duplicate.format(docno=read.duplicates[qid], measure=first)
+                stop = _Stop(fmt.lines.evaluate_exit, message)
+                break
         if stop is not None:
-            stop.message += f"trec_eval: Can't calculate measure '{first}'\n"
             break
         scored.append(qid)
 

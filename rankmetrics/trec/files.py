@@ -91,7 +91,7 @@ class LineRules:
     cannot_read: str = ""  # a file that is missing, unreadable or empty
     malformed: str = ""  # a line with the wrong number of fields (or blank, with "malformed")
     last_line_comment: str = ""  # a comment to skip on the last line: refused (trec_eval reads past the end)
-    duplicate: str = ""  # "{docno}": the first duplicated docno (strcmp order) of a query
+    duplicate: str = ""  # "{docno}", "{measure}": a query's first duplicated docno (strcmp order)
     missing_query: str = ""  # "{qid}": a judged query the run lacks, without -c
     read_exit: int = 2  # trec_eval's exit code for cannot_read, malformed (and the package's refusals)
     evaluate_exit: int = 4  # for duplicate and missing_query
@@ -190,7 +190,7 @@ QRELS_TREC_EVAL_10 = replace(
             "trec_eval (rankmetrics): {path} line {line}: a comment on the last line of a qrels file "
             "makes trec_eval 10.0 read past the end of the file (it crashes); remove the line\n"
         ),
-        duplicate="trec_eval.form_res_rels: duplicate docs {docno}\n",
+        duplicate="trec_eval.form_res_rels: duplicate docs {docno}\ntrec_eval: Can't calculate measure '{measure}'\n",
     ),
 )
 RUN_TREC_EVAL_10 = replace(
@@ -202,7 +202,8 @@ RUN_TREC_EVAL_10 = replace(
         duplicates="report",
         cannot_read="trec_eval.get_results: Cannot read results file '{path}'\ntrec_eval: Quit in file '{path}'\n",
         malformed="trec_eval.get_results: Malformed line {line}\ntrec_eval: Quit in file '{path}'\n",
-        duplicate="trec_eval.form_res_qrels: duplicate docs {docno}",  # sic: no line end
+        # sic: no line end after the docno
+        duplicate="trec_eval.form_res_qrels: duplicate docs {docno}trec_eval: Can't calculate measure '{measure}'\n",
         missing_query="trec_eval: result qid '{qid}' not found in qrels\n",  # sic
     ),
 )

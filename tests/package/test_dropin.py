@@ -382,3 +382,25 @@ def test_the_line_rules_hold_across_blocks(monkeypatch, block_bytes):
         files.read_as(io.StringIO(run), files.RUN_TREC_EVAL_10, "x")
     read = files.read_as(io.StringIO(run[: run.rindex("q1")]), files.RUN_TREC_EVAL_10, "x")
     assert (read.records.docnos, read.tag) == (["d1", "d2"], "t")
+
+
+def test_a_duplicate_is_named_by_the_first_measure_that_ranks(tmp_path):
+    # Checked with the trec_eval 10.0 binary: q1 lists d1 twice. The error names the first
+    # measure that forms a ranking (runid and num_q do not); with only those two, trec_eval
+    # never notices and counts both queries.
+    args = _files(tmp_path, "q0 0 a 1\nq1 0 d1 1\n", "q0 Q0 a 1 1 r\nq1 Q0 d1 1 1 r\nq1 Q0 d1 2 0 r\n")
+    assert _main(["-q", "-m", "num_q", "-m", "P.5", "-m", "map", *args]) == (
+        4,
+        "map                   \tq0\t1.0000\nP_5                   \tq0\t0.2000\n",
+        "trec_eval.form_res_qrels: duplicate docs d1trec_eval: Can't calculate measure 'map'\n",
+    )
+    assert _main(["-q", "-m", "runid", "-m", "num_q", *args]) == (
+        0,
+        "runid                 \tall\tr\nnum_q                 \tall\t2\n",
+        "",
+    )
+    code, _, stderr = _main(args)  # the official measures: runid, num_q, then num_ret
+    assert (code, stderr) == (
+        4,
+        "trec_eval.form_res_qrels: duplicate docs d1trec_eval: Can't calculate measure 'num_ret'\n",
+    )
