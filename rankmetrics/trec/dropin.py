@@ -402,6 +402,11 @@ def run_trec_eval(
                 message = fmt.lines.duplicate.format(docno=read.duplicates[qid], measure=first)
                 stop = _Stop(fmt.lines.evaluate_exit, message)
                 break
+        rules_of_qrels = files.QRELS_TREC_EVAL_10.lines
+        if stop is None and first is not None and not scored and max(qrels[qid].values()) < 0:
+            # The first query evaluated has no grade >= 0: trec_eval 10.0 fails here (a later such
+            # query is scored normally).
+            stop = _Stop(rules_of_qrels.evaluate_exit, rules_of_qrels.no_judgement.format(measure=first))
         if stop is not None:
             break
         scored.append(qid)
@@ -421,6 +426,11 @@ def run_trec_eval(
     if options["summary"]:
         for text, _ in printed:
             if text == "runid":
+                if run_read.tag is None:  # no results line: 10.0 prints uninitialised memory
+                    raise _Stop(
+                        2,
+                        f"{_OURS}{run_path} has no results line: trec_eval 10.0's runid is then not defined\n",
+                    )
                 out.write(_line(text, "all", tag))
             elif metric_of[text].trec_lines != "queries":
                 out.write(_line(text, "all", _shown(metric_of[text], summary[text])))

@@ -93,6 +93,7 @@ class LineRules:
     last_line_comment: str = ""  # a comment to skip on the last line: refused (trec_eval reads past the end)
     duplicate: str = ""  # "{docno}", "{measure}": a query's first duplicated docno (strcmp order)
     missing_query: str = ""  # "{qid}": a judged query the run lacks, without -c
+    no_judgement: str = ""  # "{measure}": the first query evaluated has no grade >= 0 (none judged)
     read_exit: int = 2  # trec_eval's exit code for cannot_read, malformed (and the package's refusals)
     evaluate_exit: int = 4  # for duplicate and missing_query
 
@@ -191,6 +192,8 @@ QRELS_TREC_EVAL_10 = replace(
             "makes trec_eval 10.0 read past the end of the file (it crashes); remove the line\n"
         ),
         duplicate="trec_eval.form_res_rels: duplicate docs {docno}\ntrec_eval: Can't calculate measure '{measure}'\n",
+        # form_res_rels.c fails when the first query it forms has no grade >= 0, -c or not
+        no_judgement="trec_eval: Can't calculate measure '{measure}'\n",
     ),
 )
 RUN_TREC_EVAL_10 = replace(

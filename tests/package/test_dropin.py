@@ -404,3 +404,43 @@ def test_a_duplicate_is_named_by_the_first_measure_that_ranks(tmp_path):
         4,
         "trec_eval.form_res_qrels: duplicate docs d1trec_eval: Can't calculate measure 'num_ret'\n",
     )
+
+
+def test_the_first_query_without_a_judged_document_stops_as_in_10_0(tmp_path):
+    # Checked with the trec_eval 10.0 binary: when the first query evaluated (q1) has only
+    # negative grades, form_res_rels fails (exit 4, even with -c); a later such query is scored.
+    run = "q1 Q0 d1 1 1 r\nq2 Q0 d1 1 1 r\n"
+    args = _files(tmp_path, "q1 0 d1 -1\nq2 0 d1 1\n", run)
+    assert _main(["-q", "-c", "-m", "num_ret", *args]) == (
+        4,
+        "",
+        "trec_eval: Can't calculate measure 'num_ret'\n",
+    )
+    args = _files(tmp_path, "q0 0 d1 1\nq1 0 d1 -1\n", "q0 Q0 d1 1 1 r\n" + run)
+    assert _main(["-q", "-m", "num_ret", *args]) == (
+        0,
+        "num_ret               \tq0\t1\nnum_ret               \tq1\t1\nnum_ret               \tall\t2\n",
+        "",
+    )
+
+
+def test_a_lone_carriage_return_at_the_end_ends_the_last_line(tmp_path):
+    # trec_eval reads '\r' as white space: 'q1 0 d2 0\r' at the very end is one judgement, not a
+    # judgement and a blank (malformed) line.
+    args = _files(tmp_path, "q1 0 d1 1\r\nq1 0 d2 0\r", "q1 Q0 d1 1 1 r\r")
+    assert _main(["-m", "num_rel", "-m", "runid", *args]) == (
+        0,
+        "runid                 \tall\tr\nnum_rel               \tall\t1\n",
+        "",
+    )
+
+
+def test_a_run_without_results_lines_is_refused_where_the_runid_is_undefined(tmp_path):
+    # trec_eval 10.0 -c on a run of blank lines prints uninitialised memory as the runid.
+    args = _files(tmp_path, "q1 0 d1 1\n", "   \n")
+    assert _main(["-c", "-m", "runid", "-m", "num_ret", *args]) == (
+        2,
+        "",
+        f"trec_eval (rankmetrics): {args[1]} has no results line: trec_eval 10.0's runid is then not defined\n",
+    )
+    assert _main(["-c", "-m", "num_ret", *args]) == (0, "num_ret               \tall\t0\n", "")
