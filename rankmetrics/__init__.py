@@ -18,13 +18,44 @@ from .metrics.rank_based import (
 )
 from .metrics.rating import mae, mse, rmse
 from .metrics.set_based import f1, hit_rate, hits, precision, r_precision, recall
-from .teaching.explain import Explanation, explain
-from .teaching.worksheet import Worksheet, make_worksheet
-from .trec.compare import Comparison, compare, holm
-from .trec.evaluate import Evaluation, evaluate
-from .trec.files import read_qrels, read_run
 
 __version__ = "0.2.0"
+
+# Imported on first use (PEP 562), so that `rankmetrics trec_eval` and the calculator start
+# without the teaching modules and the TREC pipeline: name -> module that defines it.
+_LAZY = {
+    "Explanation": "teaching.explain",
+    "explain": "teaching.explain",
+    "Worksheet": "teaching.worksheet",
+    "make_worksheet": "teaching.worksheet",
+    "Comparison": "trec.compare",
+    "compare": "trec.compare",
+    "holm": "trec.compare",
+    "Evaluation": "trec.evaluate",
+    "evaluate": "trec.evaluate",
+    "read_qrels": "trec.files",
+    "read_run": "trec.files",
+}
+
+
+_SUBPACKAGES = {"teaching", "trec", "cli", "tables"}  # rankmetrics.trec etc. as attributes, as before
+
+
+def __getattr__(name: str):
+    if name in _LAZY or name in _SUBPACKAGES:
+        from importlib import import_module
+
+        if name in _SUBPACKAGES:
+            return import_module(f".{name}", __name__)
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rankmetrics' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Comparison",

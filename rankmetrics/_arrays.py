@@ -61,3 +61,25 @@ def pad_right(rows: np.ndarray | Sequence[np.ndarray], width: int | None = None,
     for i, row in enumerate(rows):
         out[i, : row.size] = row
     return out
+
+
+def sequential_sum(values: Any, axis: int = -1) -> np.ndarray:
+    """The sum along ``axis``, adding one term at a time from the first, as a C loop does.
+
+    numpy's ``sum`` adds pairwise, which is more accurate but not trec_eval's
+    order: trec_eval adds AP's precisions rank by rank and the queries' values
+    one query after another, and on a value this close to a 4-decimal boundary
+    (``%6.4f``) the two orders print different digits. ``cumsum`` adds in order.
+
+    Examples
+    --------
+    >>> terms = [0.1] * 10
+    >>> float(sequential_sum(terms)) == sum(terms)  # Python's sum adds in order too
+    True
+    >>> sequential_sum(np.zeros((2, 0))).tolist()
+    [0.0, 0.0]
+    """
+    values = np.asarray(values, dtype=float)
+    if values.shape[axis] == 0:
+        return values.sum(axis=axis)
+    return np.take(np.cumsum(values, axis=axis), -1, axis=axis)

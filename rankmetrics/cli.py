@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
 from .registry import METRICS, Metric
-from .teaching.explain import explain
 
 PROG = "rankmetrics"
 
@@ -339,6 +338,8 @@ def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: di
     discount = _scalar(getattr(args, "discount_decimals", None), "--discount-decimals")
     if args.explain or decimals is not None or discount is not None:
         extra = {"discount_decimals": discount} if discount is not None else {}
+        from .teaching.explain import explain  # imported when used: `rankmetrics trec_eval` starts fast
+
         result = explain(metric.name, x, k, decimals=decimals, **extra, **kwargs)
         if args.explain:
             return str(result)
@@ -470,9 +471,17 @@ def _write(text: str, stream: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the calculator; returns the exit status (0 fine, 2 bad input)."""
-    parser = build_parser()
+    """Run the calculator; returns the exit status (0 fine, 2 bad input).
+
+    ``rankmetrics trec_eval ...`` is NIST trec_eval 10.0's command line instead
+    (:mod:`rankmetrics.trec.dropin`), with trec_eval's English messages and exit codes.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "trec_eval":
+        from .trec.dropin import main as trec_eval
+
+        return trec_eval(argv[1:])
+    parser = build_parser()
     command = argv[0] if argv and not argv[0].startswith("-") else None
     where = f"{PROG} {command}" if command in _ALL or command in _OTHER_COMMANDS else PROG
     notes: list[str] = []

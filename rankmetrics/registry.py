@@ -283,32 +283,34 @@ METRICS: dict[str, Metric] = {}
 
 
 def register(metric: Metric) -> Metric:
-    """Add a metric to :data:`METRICS`; a name, evaluate name or subcommand used twice is an error."""
-    taken = {
-        name: other.name
-        for other in METRICS.values()
-        for name in (
-            other.name,
-            *other.names,
-            other.trec_name,
-            other.trec_cutoff_name,
-            other.ir_name,
-            other.command and f"command:{other.command}",
-        )
-        if name
-    }
-    for name in (
-        metric.name,
+    """Add a metric to :data:`METRICS`; a name, evaluate name or subcommand used twice is an error.
+
+    A metric without an ``evaluate`` hook (a function only, such as ``dcg``)
+    cannot be asked for by its registry name in :func:`rankmetrics.evaluate`,
+    so that name does not block another metric's trec_eval name (trec_eval
+    10.0's ``dcg`` measure is ``trec_dcg`` here).
+    """
+    if metric.name.lower() in {other.name.lower() for other in METRICS.values()}:
+        raise ValueError(f"metric {metric.name!r}: the name {metric.name!r} is taken by another metric")
+    taken = {name for other in METRICS.values() for name in _spellings(other)}
+    for name in _spellings(metric):
+        if name in taken:
+            raise ValueError(f"metric {metric.name!r}: the name {name!r} is taken by another metric")
+    METRICS[metric.name] = metric
+    return metric
+
+
+def _spellings(metric: Metric) -> set[str]:
+    """The names that select the metric (lower case): in evaluate, or as a subcommand."""
+    names = (
+        metric.name if metric.evaluate is not None else None,
         *metric.names,
         metric.trec_name,
         metric.trec_cutoff_name,
         metric.ir_name,
         metric.command and f"command:{metric.command}",
-    ):
-        if name and name.lower() in {t.lower() for t in taken}:
-            raise ValueError(f"metric {metric.name!r}: the name {name!r} is taken by another metric")
-    METRICS[metric.name] = metric
-    return metric
+    )
+    return {name.lower() for name in names if name}
 
 
 def where(**conditions: Any) -> list[Metric]:

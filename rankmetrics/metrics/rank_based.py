@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from .._arrays import safe_divide
+from .._arrays import safe_divide, sequential_sum
 from ..registry import Columns, Metric, Reference, register
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
@@ -176,7 +176,7 @@ def average_precision(
     ranks = np.arange(1, top.shape[1] + 1, dtype=float)
     found = np.cumsum(hits, axis=1)
     precision_at_hits = found / ranks * hits
-    total = precision_at_hits.sum(axis=1)
+    total = sequential_sum(precision_at_hits, axis=1)  # trec_eval's order: rank by rank
     divisor = ap_denominator(
         queries.n_relevant if denominator != "retrieved_relevant" else None,
         found[:, -1].astype(float),

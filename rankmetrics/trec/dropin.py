@@ -1,55 +1,65 @@
-"""A drop-in for NIST trec_eval 10.0's command line, computed by :func:`rankmetrics.evaluate`.
+"""``rankmetrics trec_eval [flags] QRELS RUN``: NIST trec_eval 10.0's command line, byte for byte.
 
-``main(argv, stdout, stderr)`` takes trec_eval's arguments (without the program
-name) and prints what trec_eval 10.0 prints on the standard output, line for
-line: ``-q`` per-query lines, then the ``all`` lines, each measure in the
-order of trec_eval's measure table (``measures.c``), as ``%-22s\\t%s\\t%6.4f``
-(counts as integers, ``relstring`` and ``runid`` as text). It returns
-trec_eval's exit code: 1 for a bad command line or measure, 2 for a file it
-cannot read or a malformed line, 4 for a judged query that the run lacks
-(without ``-c``).
+``main(argv, stdout, stderr, stdin)`` takes trec_eval's arguments (without the
+program name) and prints what trec_eval 10.0 prints: ``-q`` per-query lines,
+then the ``all`` lines, each measure in the order of trec_eval's measure table
+(``measures.c``), as ``%-22s\\t%s\\t%6.4f`` (counts as integers, ``relstring``
+and ``runid`` as text). It returns trec_eval's exit code: 1 for a bad command
+line or measure, 2 for a file it cannot read or a malformed line, 4 for a
+judged query that the run lacks (without ``-c``) or a document listed twice
+in a query, after the lines of the queries before it.
 
-What is trec_eval 10.0's own, and done here rather than in :func:`evaluate`:
+Where the values come from:
 
-* reading the two files as trec_eval 10.0 does (``get_qrels.c``,
-  ``get_trec_results.c``): a qrels line is exactly ``qid iter docno rel`` with
-  the grade read by C's ``atol``; a line starting with ``#`` is skipped, but in
-  qrels only one such line in a row (the second is read as a judgement); a
-  blank qrels line is malformed. A run line has at least six fields; blank lines
-  and lines whose first non-blank character is ``#`` are skipped; the score is
-  read by C's ``atof`` into a double (``score_precision="float64"``); the run's
-  tag is the last line's. A run file name starting with ``-`` is the standard
-  input;
-* the measures: trec_eval's names and its ``-m name.params`` syntax, the
-  nicknames (``official``, ``all_trec``, ``set``), default parameters, and for a
-  measure given twice, the first ``-m`` that gives it parameters;
-* ``-c``: each judged query missing from the run is scored on a ranking of one
-  unjudged document, after which only the lines named exactly ``num_ret``,
-  ``utility``, ``relstring``, ``rbp_resid`` and those starting with ``unj`` are
-  zeroed (trec_eval.c), and the ``all`` line of ``num_rel`` counts every grade
-  above 0 in the qrels, whatever ``-l`` says (``m_num_rel.c``).
+* the files are read by the package's one reader (:func:`rankmetrics.trec.files.read_as`)
+  with trec_eval 10.0's line rules declared as data
+  (:data:`~rankmetrics.trec.files.QRELS_TREC_EVAL_10`,
+  :data:`~rankmetrics.trec.files.RUN_TREC_EVAL_10`): which lines are comments
+  (in qrels a ``#`` in column 0, never two in a row; in runs any ``#``-first
+  line), a blank qrels line is malformed, the line numbers trec_eval counts,
+  its messages. The *numbers* follow the package's rules: where trec_eval's
+  ``atof``/``atol`` would silently read a score ``abc`` as 0, ``0x10`` as 16,
+  ``1e400`` as inf or a grade ``1x`` as 1 or ``0.5`` as 0, this prints one
+  line naming the file and the line and exits 2. A run file named ``-`` (any
+  name starting with ``-``) is the standard input, as in 10.0;
+* the values are computed by :func:`rankmetrics.trec.evaluate.evaluate_measures`
+  with :class:`~rankmetrics.trec.names.Measure` objects built here from
+  trec_eval's own parameter syntax, so that what trec_eval accepts
+  (``set_F.-0.5``: F = -2) is computed even where the package's name parser
+  refuses it;
+* what is trec_eval 10.0's own and done here: ``-c`` scores a judged query
+  missing from the run on one unjudged document, then zeroes only the lines
+  named exactly ``num_ret``, ``utility``, ``relstring``, ``rbp_resid`` or
+  starting with ``unj`` (``trec_eval.c``), and its ``all`` line of ``num_rel``
+  counts every grade above 0 in the qrels whatever ``-l`` says
+  (``m_num_rel.c``); ``-nan`` where trec_eval divides 0 by 0 (a query with
+  nothing retrieved, e.g. under ``-J``: ``iprec_at_recall_r`` for every r with
+  lround(r·R) = 0, and ``11pt_avg``; the Python API gives 0 there).
 
-Not supported: ``-Z`` (z-scores), ``-R``/``-T`` formats other than ``qrels`` and
-``trec_results``, the preference measures, ``dcg`` and ``ideal_dcg``; ``-h``
-prints this module's own help, ``-v`` its own version line; ``-D`` and ``-o`` are
-accepted and ignored. Where trec_eval 10.0 prints ``-nan`` (``-J`` and a query
-with no judged document retrieved: iprec_at_recall_r = 0/0 for each r with
-lround(r·R) = 0, and 11pt_avg) the package's value, 0, is printed.
+Refused with one line and a non-zero exit, where trec_eval does something
+else: ``-Z`` (z-scores), ``-D`` (debugging output), ``-o``, rel_info and
+results formats other than ``qrels`` and ``trec_results``, the preference and
+``qrels_jg`` measures, ``-h`` with ``-m`` (trec_eval adds each measure's
+description), and the inputs on which trec_eval 10.0 crashes: a comment on the
+last line of a qrels file (it reads past the buffer), and ``dcg`` or
+``ideal_dcg`` together with ``ndcg``, ``dcg`` or ``ideal_dcg`` when one of
+them has a gain map (a double free). ``-h`` prints trec_eval 10.0's own help
+text (``data/trec_eval_10_help.txt``, NIST's notice beside it).
 """
 
 from __future__ import annotations
 
 import getopt
 import math
+import os
 import re
 import sys
-import warnings
+from pathlib import Path
 from typing import IO, Any
-
-from .evaluate import evaluate, parse_metric
 
 VERSION = "10.0"
 FAKE_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10.0's one document for a missing query under -c
+DATA = Path(__file__).resolve().parent / "data"
 
 _ALL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -131,6 +141,9 @@ NICKNAMES: dict[str, list[str]] = {
     ],
 }
 _ZEROED_FOR_FAKE = ("num_ret", "utility", "relstring", "rbp_resid")  # and every name starting with "unj"
+_NO_RANKING = ("runid", "num_q")  # measures that never form a query's ranking (form_res_rels.c)
+_SHARED_GAINS = ("ndcg", "dcg", "ideal_dcg")  # one gain table in trec_eval 10.0 (gain_init.c)
+_DEFAULT_11PT = _RECALLS
 
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = [
@@ -147,7 +160,7 @@ _LONG = [
     "Max_retrieved_per_topic=",
     "Rel_info_format=",
     "Results_format=",
-    "Output_old_results_format=",
+    "Output_old_results_format",
     "Zscore=",
 ]
 _LETTER = {
@@ -167,10 +180,14 @@ _LETTER = {
     "--Output_old_results_format": "-o",
     "--Zscore": "-Z",
 }
-USAGE = """Usage: trec_eval [-h] [-q] [-c] [-n] [-J] [-l N] [-N N] [-M N] {-m measure[.params]}*
-                 rel_info_file results_file
-(rankmetrics' drop-in for NIST trec_eval 10.0; -h for more)
-"""
+_OURS = "trec_eval (rankmetrics): "  # the start of every line that is the drop-in's, not trec_eval's
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_PROGRESS_BYTES = 50_000_000  # a file this large shows a progress bar (on a terminal)
+
+
+def _text(name: str) -> str:
+    return (DATA / name).read_text(encoding="utf-8")
 
 
 class _Stop(Exception):
@@ -182,122 +199,17 @@ class _Stop(Exception):
         self.message = message
 
 
-def _atol(text: str) -> int:
-    match = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", text)
-    return int(match.group(1)) if match else 0
+def _whole(text: str, what: str) -> int:
+    """A flag's or cutoff's whole number; trec_eval's atol would read 'x' as 0 and '5x' as 5."""
+    if not _WHOLE.fullmatch(text.strip()):
+        raise _Stop(1, f"{_OURS}{what} must be a whole number; got {text!r}\n")
+    return int(text)
 
 
-_FLOAT = re.compile(
-    r"[ \t\n\v\f\r]*(?:(?P<hex>[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)"
-    r"|(?P<decimal>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf(?:inity)?|nan)))",
-    re.IGNORECASE,
-)
-
-
-def _atof(text: str) -> float:
-    """C's atof (strtod): the longest number at the start, hexadecimal too; 0.0 if none."""
-    match = _FLOAT.match(text)
-    if match is None:
-        return 0.0
-    if match["hex"]:
-        number = match["hex"]
-        return float.fromhex(number if "p" in number.lower() else number + "p0")
-    return float(match["decimal"])
-
-
-def _finite(scores: dict[str, float]) -> dict[str, float]:
-    """Scores with the same order and ties, all finite: a score of ±inf becomes a rank.
-
-    trec_eval orders by score only (then by docno), so each distinct score can be
-    replaced by its rank among the query's distinct scores without changing any value.
-    """
-    if all(math.isfinite(score) for score in scores.values()):
-        return scores
-    rank = {score: float(i) for i, score in enumerate(sorted(set(scores.values())))}
-    return {docno: rank[score] for docno, score in scores.items()}
-
-
-_SPACE = " \t\n\v\f\r"  # C's isspace; str.split() would also split on Unicode spaces
-
-
-def _fields(line: str) -> list[str]:
-    stripped = line.strip(_SPACE)
-    return re.split(f"[{_SPACE}]+", stripped) if stripped else []
-
-
-def _read(path: str, what: str, stdin: IO[str] | None) -> str:
-    try:
-        if stdin is not None:
-            return stdin.read()
-        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
-            text = handle.read()
-    except OSError:
-        text = ""
-    if not text:
-        kind = "qrels" if what == "get_qrels" else "results"
-        raise _Stop(
-            2, f"trec_eval.{what}: Cannot read {kind} file '{path}'\ntrec_eval: Quit in file '{path}'\n"
-        )
-    return text
-
-
-def read_qrels(path: str) -> tuple[dict[str, dict[str, int]], int, dict[str, str]]:
-    """trec_eval 10.0's reading of a qrels file.
-
-    The judgements, the count of grades > 0 (the 'all' num_rel of -c), and for
-    each query a docno judged twice, if any (trec_eval stops on it).
-    """
-    text = _read(path, "get_qrels", None)
-    judgements: dict[str, dict[str, int]] = {}
-    duplicates: dict[str, str] = {}
-    positive = 0
-    parsed = 0
-    skipped_before = False
-    for line in text.split("\n")[: -1 if text.endswith("\n") else None]:
-        if line.startswith("#") and not skipped_before:
-            skipped_before = True  # one comment is skipped; a second in a row is read as a judgement
-            continue
-        skipped_before = False
-        parsed += 1
-        fields = _fields(line)
-        if len(fields) != 4:
-            raise _Stop(
-                2, f"trec_eval.get_qrels: Malformed line {parsed}\ntrec_eval: Quit in file '{path}'\n"
-            )
-        qid, _, docno, grade = fields
-        grades = judgements.setdefault(qid, {})
-        if docno in grades:
-            duplicates.setdefault(qid, docno)
-        grades[docno] = _atol(grade)
-        positive += _atol(grade) > 0
-    return judgements, positive, duplicates
-
-
-def read_run(path: str, stdin: IO[str] | None) -> tuple[dict[str, dict[str, float]], str, dict[str, str]]:
-    """trec_eval 10.0's reading of a run: scores, the last line's tag, and each query's first duplicate."""
-    text = _read(path, "get_results", stdin if path.startswith("-") else None)
-    run: dict[str, dict[str, float]] = {}
-    duplicates: dict[str, str] = {}
-    tag = ""
-    parsed = 0
-    for line in text.split("\n"):
-        stripped = line.lstrip(" \t\v\f\r")
-        if not stripped or stripped.startswith("#"):
-            continue
-        parsed += 1
-        fields = _fields(line)
-        if len(fields) < 6:
-            raise _Stop(
-                2, f"trec_eval.get_results: Malformed line {parsed}\ntrec_eval: Quit in file '{path}'\n"
-            )
-        qid, _, docno, _, score, tag = fields[:6]
-        scores = run.setdefault(qid, {})
-        if docno in scores:
-            duplicates.setdefault(qid, docno)
-        scores[docno] = _atof(score)
-        if math.isnan(scores[docno]):  # trec_eval's sort is undefined then
-            raise _Stop(2, f"trec_eval (rankmetrics): line {parsed}: a score of nan cannot be ranked\n")
-    return run, tag, duplicates
+def _number(text: str, what: str) -> float:
+    if not _DECIMAL.fullmatch(text.strip()):
+        raise _Stop(1, f"{_OURS}{what} must be a decimal number; got {text!r}\n")
+    return float(text)
 
 
 def _cutoff_name(name: str, kind: str, value: float) -> str:
@@ -317,16 +229,18 @@ def measure_names(specs: list[str]) -> list[tuple[str, list[str]]]:
     >>> measure_names(["iprec_at_recall.0.5", "utility.1,-1,0,0"])
     [('iprec_at_recall', ['iprec_at_recall_0.50']), ('utility', ['utility_1,-1,0,0'])]
     """
+    return [(name, [printed for printed, _ in names]) for name, names in _requested(specs)]
+
+
+def _requested(specs: list[str]) -> list[tuple[str, list[tuple[str, Any]]]]:
+    """Each requested measure with its printed names and each name's parameter value."""
     marked: set[str] = set()
     parameters: dict[str, str] = {}
     for spec in specs:
         name, dot, given = spec.partition(".")
         if dot:
             parameters.setdefault(name, given)  # the first -m that gives parameters wins
-        names = NICKNAMES.get(name, [name])
-        if any(n not in MEASURES for n in names):
-            raise _Stop(1, f"trec_eval: illegal measure '{name}'\n")
-        marked.update(names)
+        marked.update(NICKNAMES.get(name, [name]))
     chosen = []
     for name, (kind, default) in MEASURES.items():
         if name not in marked:
@@ -335,8 +249,10 @@ def measure_names(specs: list[str]) -> list[tuple[str, list[str]]]:
         if kind in ("long", "double"):
             values: list[Any] = list(default)
             if given is not None:
-                read = _atol if kind == "long" else _atof
-                values = sorted(read(part) for part in given.split(","))
+                if kind == "long":
+                    values = sorted(_whole(part, f"a cutoff of {name}") for part in given.split(","))
+                else:
+                    values = sorted(_number(part, f"a parameter of {name}") for part in given.split(","))
                 if kind == "long" and values[0] <= 0:
                     raise _Stop(
                         2,
@@ -347,129 +263,255 @@ def measure_names(specs: list[str]) -> list[tuple[str, list[str]]]:
                         2,
                         f"trec_eval: duplicate cutoffs detected\ntrec_eval: Cannot initialize measure '{name}'\n",
                     )
-            chosen.append((name, [_cutoff_name(name, kind, value) for value in values]))
-        elif kind in ("text", "pairs") and given is not None:
-            chosen.append((name, [f"{name}_{given}"]))
+            chosen.append((name, [(_cutoff_name(name, kind, value), value) for value in values]))
+        elif given is not None and kind in ("text", "pairs"):
+            chosen.append((name, [(f"{name}_{given}", _parameter(name, kind, given))]))
         else:
-            chosen.append((name, [name]))
+            chosen.append((name, [(name, None)]))
     return chosen
 
 
-def _shown(name: str, value: Any) -> str:
-    metric = parse_metric(name).metric
+def _parameter(name: str, kind: str, given: str) -> Any:
+    """trec_eval's parameter text of a measure, read as its m_*.c reads it."""
+    parts = given.split(",")
+    if name == "relstring":
+        return _whole(given, "relstring's length")
+    if kind == "text":  # utility, 11pt_avg, set_F: numbers
+        return tuple(_number(part, f"a parameter of {name}") for part in parts)
+    pairs = []
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise _Stop(1, f"{_OURS}the parameters of {name} are pairs level=gain; got {given!r}\n")
+        pairs.append((key.strip(), _number(value, f"a gain of {name}")))
+    return tuple(pairs)
+
+
+def _measures(requested: list[tuple[str, list[tuple[str, Any]]]]) -> dict[str, Any]:
+    """The package's Measure for each printed name, built directly from trec_eval's parameters."""
+    from ..registry import METRICS
+    from .names import Measure
+
+    cutoff_of = {m.trec_cutoff_name: m for m in METRICS.values() if m.trec_cutoff_name and m.evaluate}
+    named = {m.trec_name: m for m in METRICS.values() if m.trec_name and m.evaluate}
+    built: dict[str, Any] = {}
+    for name, printed in requested:
+        kind = MEASURES[name][0]
+        for text, value in printed:
+            if name == "runid":
+                continue
+            if kind == "long":
+                built[text] = Measure(text, cutoff_of[name], int(value))
+            elif name == "relstring":
+                built[text] = Measure(text, cutoff_of[name], value)
+            else:
+                built[text] = Measure(text, named[name], None, value)
+    return built
+
+
+def _shown(metric: Any, value: Any) -> str:
     if metric.text is not None:
         return metric.text.format(value)
     if metric.count:
         return f"{int(value)}"
     value = float(value)
-    return f"{value:6.4f}" if not math.isnan(value) else "  -nan"
+    return f"{value:6.4f}" if not math.isnan(value) else "  -nan"  # trec_eval's 0.0/0.0 is -nan
 
 
-def _line(name: str, qid: str, value: Any) -> str:
+def _line(name: str, qid: str, value: str) -> str:
     return f"{name:<22}\t{qid}\t{value}\n"
 
 
-def run_trec_eval(
-    options: dict[str, Any], qrels_path: str, run_path: str, stdin: IO[str] | None, out: IO[str]
-) -> None:
-    if options["rel_format"] != "qrels":
-        raise _Stop(2, f"trec_eval: Illegal rel_format '{options['rel_format']}'\n")
-    qrels, positive, judged_twice = read_qrels(qrels_path)
-    if options["results_format"] != "trec_results":
-        raise _Stop(2, f"trec_eval: Illegal retrieval results format '{options['results_format']}'\n")
-    run, tag, duplicates = read_run(run_path, stdin)
-    requested = measure_names(options["measures"] or ["official"])
-    unsupported = [name for name, _ in requested if name in ("dcg", "ideal_dcg")]
-    if unsupported:
-        raise _Stop(1, f"trec_eval (rankmetrics): measure '{unsupported[0]}' is not supported\n")
-    printed = [n for _, names in requested for n in names]
-    computed = [n for n in printed if n != "runid"]
+def _progress(path: str, size: int | None, err: IO[str]) -> Any:
+    """A tqdm bar on a terminal's stderr for a large file; None when piped, in CI or without tqdm."""
+    isatty = getattr(err, "isatty", None)
+    if not size or size < _PROGRESS_BYTES or os.environ.get("CI") or not (isatty and isatty()):
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=size, unit="B", unit_scale=True, desc=os.path.basename(path), file=err, leave=False)
 
-    order = sorted(qrels, key=lambda q: q.encode("utf-8", "surrogateescape"))
+
+def _read(path: str, fmt: Any, stdin: IO[str] | None, err: IO[str]) -> Any:
+    from . import files
+
+    size = os.path.getsize(path) if stdin is None and os.path.isfile(path) else None
+    bar = _progress(path, size, err)
+    try:
+        return files.read_as(path if stdin is None else stdin, fmt, path, bar.update if bar else None)
+    except files.LinesStop as stop:
+        raise _Stop(stop.exit_code, stop.message) from None
+    except ValueError as error:
+        raise _Stop(fmt.lines.read_exit, f"{_OURS}{error}\n") from None
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _crashes(requested: list[tuple[str, list[tuple[str, Any]]]]) -> str | None:
+    """Why trec_eval 10.0 would crash on these measures (undefined behaviour), or None."""
+    shared = [(name, printed) for name, printed in requested if name in _SHARED_GAINS]
+    with_gains = [name for name, printed in shared if printed[0][1] is not None]
+    if len(shared) > 1 and with_gains and {"dcg", "ideal_dcg"} & {name for name, _ in shared}:
+        together = ", ".join(name for name, _ in shared)
+        return (
+            f"{_OURS}{together} together, with a gain map for {with_gains[0]}, make trec_eval 10.0 "
+            "crash (they share one gain table); ask for them in separate runs\n"
+        )
+    return None
+
+
+def run_trec_eval(
+    options: dict[str, Any], qrels_path: str, run_path: str, stdin: IO[str] | None, out: IO[str], err: IO[str]
+) -> None:
+    from . import files
+
+    if options["rel_format"] != "qrels":
+        raise _Stop(1, f"{_OURS}-R {options['rel_format']}: only the rel_info format 'qrels' is supported\n")
+    if options["results_format"] != "trec_results":
+        raise _Stop(
+            1, f"{_OURS}-T {options['results_format']}: only the results format 'trec_results' is supported\n"
+        )
+    requested = _requested(options["measures"] or ["official"])
+    crash = _crashes(requested)
+    if crash:
+        raise _Stop(1, crash)
+    qrels_read = _read(qrels_path, files.QRELS_TREC_EVAL_10, None, err)
+    run_read = _read(run_path, files.RUN_TREC_EVAL_10, stdin if run_path.startswith("-") else None, err)
+    judged = qrels_read.records
+    qrels = files._nest(judged, grades=True)
+    run = files._nest(run_read.records, grades=False)
+    positive = int((judged.values > 0).sum())  # -c's 'all' num_rel: every grade > 0 (m_num_rel.c)
+    tag = run_read.tag or ""
+    rules = files.RUN_TREC_EVAL_10.lines
+
+    # The first measure that ranks the documents is the one that finds a duplicate and names it;
+    # runid and num_q never look, and with nothing else a duplicate goes unnoticed (as in 10.0).
+    first = next((name for name, _ in requested if name not in _NO_RANKING), None)
     complete = options["complete"]
     stop: _Stop | None = None
     scored: list[str] = []
-    for qid in order:
+    for qid in sorted(qrels, key=lambda q: q.encode("utf-8")):  # trec_eval's strcmp order
         if qid not in run and not complete:
-            stop = _Stop(4, f"trec_eval: result qid '{qid}' not found in qrels\n")
+            stop = _Stop(rules.evaluate_exit, rules.missing_query.format(qid=qid))
             break
-        twice = (
-            f"trec_eval.form_res_qrels: duplicate docs {duplicates[qid]}"  # sic: no newline
-            if qid in duplicates
-            else f"trec_eval.form_res_rels: duplicate docs {judged_twice[qid]}\n"
-            if qid in judged_twice
-            else ""
-        )
-        if twice:
-            stop = _Stop(4, twice + f"trec_eval: Can't calculate measure '{requested[0][0]}'\n")
+        for read, fmt in ((run_read, files.RUN_TREC_EVAL_10), (qrels_read, files.QRELS_TREC_EVAL_10)):
+            if first is not None and qid in read.duplicates:  # the run's are found first (form_res_rels.c)
+                message = fmt.lines.duplicate.format(docno=read.duplicates[qid], measure=first)
+                stop = _Stop(fmt.lines.evaluate_exit, message)
+                break
+        rules_of_qrels = files.QRELS_TREC_EVAL_10.lines
+        if stop is None and first is not None and not scored and max(qrels[qid].values()) < 0:
+            # The first query evaluated has no grade >= 0: trec_eval 10.0 fails here (a later such
+            # query is scored normally).
+            stop = _Stop(rules_of_qrels.evaluate_exit, rules_of_qrels.no_judgement.format(measure=first))
+        if stop is not None:
             break
         scored.append(qid)
-    fakes = {qid for qid in scored if qid not in run}
-    rankings = {qid: _finite(run[qid]) for qid in scored if qid in run}
-    rankings.update({qid: {FAKE_DOCNO: 1.0} for qid in fakes})
-    depth = options["max_documents"]
-    if depth is not None and depth <= 0:  # -M 0: nothing retrieved, every query scored on an empty list
-        rankings, depth = {}, None
 
-    per_query: dict[str, dict[str, Any]] = {qid: {} for qid in scored}
-    summary: dict[str, Any] = {}
-    if scored and computed:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = evaluate(
-                {qid: qrels[qid] for qid in scored},
-                rankings,
-                computed,
-                relevance_level=options["level"],
-                score_precision="float64",
-                judged_only=options["judged_only"],
-                max_documents=depth,
-                missing="zero",  # only with -M 0: every query here has a ranking otherwise
-            )
-        for name in computed:
-            values = result.per_query[name]
-            zero = name in _ZEROED_FOR_FAKE or name.startswith("unj")
-            for i, qid in enumerate(result.queries):
-                value = values[i]
-                if qid in fakes and zero:
-                    value = "" if name == "relstring" else 0
-                per_query[qid][name] = value
-            summary[name] = result.summary[name]
-            if fakes and zero and name != "relstring":
-                column = [float(per_query[qid][name]) for qid in result.queries]
-                metric = parse_metric(name).metric
-                summary[name] = sum(column) if metric.count else sum(column) / len(column)
-        if complete and "num_rel" in summary:
-            summary["num_rel"] = positive
+    printed = [(text, value) for _, names in requested for text, value in names]
+    per_query, summary, metric_of = _values(options, requested, scored, qrels, run, positive)
     summary["runid"] = tag
-    lines_of = {name: parse_metric(name).metric.trec_lines for name in computed}
-    lines_of["runid"] = "all"
     if options["queries"]:
         for qid in scored:
-            for name in printed:
-                if lines_of[name] != "all":
-                    out.write(_line(name, qid, _shown(name, per_query[qid][name])))
+            for text, _ in printed:
+                if text != "runid" and metric_of[text].trec_lines != "all":
+                    out.write(_line(text, qid, _shown(metric_of[text], per_query[text][qid])))
     if stop is not None:
         raise stop
     if not scored:
         raise _Stop(7, "trec_eval: No queries with both results and relevance info\n")
     if options["summary"]:
-        for name in printed:
-            if lines_of[name] != "queries":
-                value = summary[name] if name != "runid" else tag
-                out.write(_line(name, "all", value if name == "runid" else _shown(name, value)))
+        for text, _ in printed:
+            if text == "runid":
+                if run_read.tag is None:  # no results line: 10.0 prints uninitialised memory
+                    raise _Stop(
+                        2,
+                        f"{_OURS}{run_path} has no results line: trec_eval 10.0's runid is then not defined\n",
+                    )
+                out.write(_line(text, "all", tag))
+            elif metric_of[text].trec_lines != "queries":
+                out.write(_line(text, "all", _shown(metric_of[text], summary[text])))
 
 
-def _help() -> str:
-    names = ", ".join(MEASURES)
-    return (
-        USAGE
-        + "\nPrints what NIST trec_eval 10.0 prints, computed by rankmetrics.evaluate.\n"
-        + f"Measures (trec_eval's names, -m name or -m name.params): {names}.\n"
-        + "Nicknames: "
-        + ", ".join(NICKNAMES)
-        + ".\n"
+def _values(
+    options: dict[str, Any],
+    requested: list[tuple[str, list[tuple[str, Any]]]],
+    scored: list[str],
+    qrels: dict[str, dict[str, int]],
+    run: dict[str, dict[str, float]],
+    positive: int,
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """Every printed value per query and for 'all', and each printed name's registered metric."""
+    from ..registry import METRICS
+    from .conventions import Conventions
+    from .evaluate import evaluate_measures
+    from .names import Measure
+
+    built = _measures(requested)
+    metric_of = {text: m.metric for text, m in built.items()}
+    if not scored or not built:
+        return {text: {} for text in built}, {}, metric_of
+    fakes = {qid for qid in scored if qid not in run}
+    rankings = {qid: run[qid] for qid in scored if qid in run}
+    rankings.update({qid: {FAKE_DOCNO: 0.0} for qid in fakes})
+    depth = options["max_documents"]
+    if depth is not None and depth <= 0:  # -M 0: nothing retrieved, every query scored on an empty list
+        rankings, depth = {}, None
+    # Two counts for trec_eval's 0/0 (-nan): documents retrieved (after -M and -J) and R.
+    retrieved = Measure("num_ret (retrieved)", METRICS["num_ret"], None)
+    relevant = Measure("num_rel (relevant)", METRICS["num_rel"], None)
+    conventions = Conventions(
+        relevance_level=options["level"],
+        missing="zero",  # every scored query has a ranking, but with -M 0
+        score_precision="float64",
+        judged_only=options["judged_only"],
+        max_documents=depth,
     )
+    try:
+        result = evaluate_measures(
+            {qid: qrels[qid] for qid in scored}, rankings, [*built.values(), retrieved, relevant], conventions
+        )
+    except ValueError as error:
+        raise _Stop(1, f"{_OURS}{error}\n") from None
+    queries = list(result.queries)
+    n_retrieved = result.per_query[retrieved.name]
+    n_relevant = result.per_query[relevant.name]
+    per_query: dict[str, dict[str, Any]] = {}
+    summary: dict[str, Any] = {}
+    for text, measure in built.items():
+        values = list(result.per_query[text])
+        changed = False
+        if measure.metric.name in ("interpolated_precision", "eleven_point_average"):
+            levels = (
+                [measure.parameter]
+                if measure.metric.name == "interpolated_precision"
+                else list(measure.parameter or _DEFAULT_11PT)
+            )
+            for i in range(len(values)):
+                if n_retrieved[i] == 0 and any(_lround(r * n_relevant[i]) == 0 for r in levels):
+                    values[i], changed = math.nan, True  # trec_eval divides 0 by 0 here
+        if fakes and (text in _ZEROED_FOR_FAKE or text.startswith("unj")):
+            for i, qid in enumerate(queries):
+                if qid in fakes:
+                    values[i], changed = ("" if measure.metric.text is not None else 0), True
+        per_query[text] = dict(zip(queries, values))
+        summary[text] = result.summary[text]
+        if changed and measure.metric.summary in ("mean", "sum"):
+            total = 0.0
+            for value in values:  # one at a time, in query order, as trec_eval adds
+                total += float(value)
+            summary[text] = total if measure.metric.summary == "sum" else total / len(values)
+        if text == "num_rel" and options["complete"]:
+            summary[text] = positive
+    return per_query, summary, metric_of
+
+
+def _lround(x: float) -> int:
+    """C's lround: to the nearest integer, halves away from zero."""
+    return math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1)
 
 
 def main(
@@ -480,7 +522,8 @@ def main(
 ) -> int:
     """Run trec_eval 10.0's command line (``argv`` without the program name); return its exit code.
 
-    ``stdin`` is read for a run file named ``-`` (default: ``sys.stdin``).
+    ``stdin`` is read for a run file named ``-`` (default: ``sys.stdin``'s bytes), a text
+    or binary file object.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout if stdout is None else stdout
@@ -500,14 +543,15 @@ def main(
         try:
             given, files = getopt.gnu_getopt(argv, _SHORT, _LONG)
         except getopt.GetoptError as error:
-            raise _Stop(1, f"trec_eval: {error}\n{USAGE}") from None
+            shown = f"invalid option -- '{error.opt}'" if error.opt else error.msg
+            raise _Stop(1, f"trec_eval: {shown}\n" + _text("trec_eval_10_usage.txt")) from None
         wants_help = False
         for flag, value in given:
             flag = _LETTER.get(flag, flag)
             if flag == "-h":
                 wants_help = True
             elif flag == "-v":
-                err.write(f"trec_eval version {VERSION} (rankmetrics drop-in)\n")
+                err.write(f"trec_eval version {VERSION}-rc3 (rankmetrics drop-in)\n")
                 return 0
             elif flag == "-q":
                 options["queries"] = True
@@ -519,31 +563,49 @@ def main(
                         f"trec_eval: improper measure in parameter '{name}'\ntrec_eval: illegal measure '{name}'\n",
                     )
                 if name not in MEASURES and name not in NICKNAMES:
+                    if name in ("prefs", "all_prefs", "qrels_jg") or name.startswith("prefs_"):
+                        raise _Stop(
+                            1,
+                            f"{_OURS}measure '{name}' is not supported: preference and qrels_jg "
+                            "measures need the prefs and qrels_jg formats\n",
+                        )
                     raise _Stop(1, f"trec_eval: illegal measure '{name}'\n")
                 options["measures"].append(value)
             elif flag == "-c":
                 options["complete"] = True
             elif flag == "-l":
-                options["level"] = _atol(value)
+                options["level"] = _whole(value, "-l (the relevance level)")
             elif flag == "-n":
                 options["summary"] = False
             elif flag == "-J":
                 options["judged_only"] = True
             elif flag == "-M":
-                options["max_documents"] = _atol(value)
+                options["max_documents"] = _whole(value, "-M (documents per query)")
+            elif flag == "-N":
+                _whole(value, "-N (documents in the collection)")  # changes no measure printed here
             elif flag == "-R":
                 options["rel_format"] = value
             elif flag == "-T":
                 options["results_format"] = value
             elif flag == "-Z":
-                raise _Stop(1, "trec_eval (rankmetrics): -Z (z-scores) is not supported\n")
-            # -N (documents in the collection), -D (debugging) and -o change no printed value here.
+                raise _Stop(1, f"{_OURS}-Z (z-scores) is not supported\n")
+            elif flag == "-D":
+                raise _Stop(1, f"{_OURS}-D (trec_eval's debugging output) is not supported\n")
+            elif flag == "-o":
+                raise _Stop(1, f"{_OURS}-o (the old output format) is not supported\n")
         if wants_help:
-            out.write(_help())
+            if options["measures"]:
+                raise _Stop(
+                    1,
+                    f"{_OURS}-h with -m would add each measure's description, which the drop-in "
+                    "does not have; run -h alone\n",
+                )
+            out.write(_text("trec_eval_10_help.txt"))
             return 0
         if len(files) != 2:
-            raise _Stop(1, USAGE)
-        run_trec_eval(options, files[0], files[1], sys.stdin if stdin is None else stdin, out)
+            raise _Stop(1, _text("trec_eval_10_usage.txt"))
+        given_stdin = getattr(sys.stdin, "buffer", sys.stdin) if stdin is None else stdin  # bytes: no locale
+        run_trec_eval(options, files[0], files[1], given_stdin, out, err)
     except _Stop as stop:
         out.flush()
         err.write(stop.message)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .._arrays import sequential_sum
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns
 from . import files, presets, ranking
@@ -100,6 +101,7 @@ def evaluate(
         ``ndcg_rel``, ``Rndcg``, ``relative_P_5``, ``set_P``,
         ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
         ``num_nonrel_judged_ret``, ``rbp``, ``rbp_resid``, ``unj_5``,
+        trec_eval 10.0's ``dcg`` and ``ideal_dcg`` (not in ``all_trec``),
         ``relstring`` (text: the first grades, one character each) and
         ``runid`` (text: the tag of the run file's last line; "" for a dict). trec_eval's parameters are written as it prints them
         or as its ``-m`` takes them: ``relstring_20``, ``set_F_0.5``,
@@ -472,12 +474,14 @@ def _for_measure(columns: Columns, m: Measure) -> Columns:
 
 
 def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:
+    # trec_eval adds the queries' values one after another, in query order (its 'all' line),
+    # and so does sequential_sum: numpy's pairwise sum can print another last digit.
     if m.metric.summary == "sum":
-        return float(values.sum())
+        return float(sequential_sum(values))
     if m.metric.summary == "geometric":
-        return float(np.exp(np.mean(np.log(np.maximum(values, _GM_FLOOR)))))
+        return float(np.exp(sequential_sum(np.log(np.maximum(values, _GM_FLOOR))) / values.size))
     if m.metric.summary == "run_id":
         return run_id
     if m.metric.summary == "none":
         return ""
-    return float(values.mean())
+    return float(sequential_sum(values) / values.size)

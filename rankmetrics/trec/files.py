@@ -38,8 +38,12 @@ layers, each in its own module:
   byte-order mark, line ends);
 - :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers;
 - this module: the formats, declared as data (``QRELS``, ``RUN``: which
-  field is the query, the document, the value and the tag), the public
-  readers, and the dict route;
+  field is the query, the document, the value and the tag, and the
+  :class:`LineRules`: which lines are skipped, how lines are counted, what a
+  program says where it stops), the public readers, and the dict route.
+  ``QRELS_TREC_EVAL_10`` and ``RUN_TREC_EVAL_10`` are trec_eval 10.0's line
+  rules over the same fields and number rules, read by :func:`read_as` for
+  ``rankmetrics trec_eval`` (:mod:`rankmetrics.trec.dropin`);
 - :mod:`rankmetrics.trec.records`: the records of many queries as flat
   arrays, grouped, checked for repeated documents, and cut into chunks.
 """
@@ -48,9 +52,10 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any
 
@@ -60,11 +65,51 @@ from .. import _validation as v
 from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
-from .records import Records, check_unique, chunked, grouped
+from .records import Records, check_unique, chunked, grouped, padded_rows
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
 _BLOCK_BYTES = 4_000_000  # bytes read at a time (about 100,000 run lines)
+
+
+@dataclass(frozen=True)
+class LineRules:
+    """How a program reads a format's lines, as data: which it skips, how it counts, what it says.
+
+    The package's rules (:data:`PACKAGE_LINES`) skip blank lines and ``#``
+    comments, number the lines as an editor does and refuse a document listed
+    twice. trec_eval 10.0's (:data:`QRELS_TREC_EVAL_10`, :data:`RUN_TREC_EVAL_10`,
+    what ``rankmetrics trec_eval`` reads) are its own, quirks included, with
+    its messages and exit codes; ``{path}`` is the file as named on the
+    command line, ``{line}`` the line number as the rules count it.
+    """
+
+    comments: str  # "first_token" or "column0_once" (see rankmetrics.trec.io.tokens.split)
+    blank_lines: str  # "skip" or "malformed"
+    line_numbers: str  # "physical" (every line) or "parsed" (the lines not skipped, as trec_eval counts)
+    duplicates: str  # "refuse" (while reading) or "report" (per query, for the evaluation to stop on)
+    cannot_read: str = ""  # a file that is missing, unreadable or empty
+    malformed: str = ""  # a line with the wrong number of fields (or blank, with "malformed")
+    last_line_comment: str = ""  # a comment to skip on the last line: refused (trec_eval reads past the end)
+    duplicate: str = ""  # "{docno}", "{measure}": a query's first duplicated docno (strcmp order)
+    missing_query: str = ""  # "{qid}": a judged query the run lacks, without -c
+    no_judgement: str = ""  # "{measure}": the first query evaluated has no grade >= 0 (none judged)
+    read_exit: int = 2  # trec_eval's exit code for cannot_read, malformed (and the package's refusals)
+    evaluate_exit: int = 4  # for duplicate and missing_query
+
+
+PACKAGE_LINES = LineRules(
+    comments="first_token", blank_lines="skip", line_numbers="physical", duplicates="refuse"
+)
+
+
+class LinesStop(ValueError):
+    """A file that a program's :class:`LineRules` stop on: the message as that program prints it."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
 
 
 @dataclass(frozen=True)
@@ -86,6 +131,7 @@ class _Format:
     tag_field: int | None  # the run's tag, which trec_eval prints as the runid; None: no tag
     value: Number  # what the value field accepts
     dict_value: str  # the value's name in messages about a dict
+    lines: LineRules = PACKAGE_LINES
 
     def __post_init__(self) -> None:
         used = (self.qid_field, self.docno_field, self.value_field, self.tag_field)
@@ -122,6 +168,47 @@ RUN = _Format(
     tag_field=5,
     value=Number("score", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), "12.5, -3 or 1.5e-3"),
     dict_value="score",
+)
+
+
+# trec_eval 10.0's reading of the same two formats (get_qrels.c, get_trec_results.c,
+# form_res_rels.c, trec_eval.c), for `rankmetrics trec_eval`: the same fields and numbers (the
+# package's number rules: trec_eval's atol/atof would read "1x" as 1 and "abc" as 0, and these
+# are refused), with its line rules and messages. In a qrels file only a '#' in column 0 starts
+# a comment, and of two such lines in a row the second is a judgement (query '#'); a blank line
+# is malformed; lines are counted as trec_eval counts them, skipped ones left out.
+QRELS_TREC_EVAL_10 = replace(
+    QRELS,
+    value=Number("relevance", re.compile(rb"[+-]?\d+"), "2, 0 or -1"),
+    lines=LineRules(
+        comments="column0_once",
+        blank_lines="malformed",
+        line_numbers="parsed",
+        duplicates="report",
+        cannot_read="trec_eval.get_qrels: Cannot read qrels file '{path}'\ntrec_eval: Quit in file '{path}'\n",
+        malformed="trec_eval.get_qrels: Malformed line {line}\ntrec_eval: Quit in file '{path}'\n",
+        last_line_comment=(
+            "trec_eval (rankmetrics): {path} line {line}: a comment on the last line of a qrels file "
+            "makes trec_eval 10.0 read past the end of the file (it crashes); remove the line\n"
+        ),
+        duplicate="trec_eval.form_res_rels: duplicate docs {docno}\ntrec_eval: Can't calculate measure '{measure}'\n",
+        # form_res_rels.c fails when the first query it forms has no grade >= 0, -c or not
+        no_judgement="trec_eval: Can't calculate measure '{measure}'\n",
+    ),
+)
+RUN_TREC_EVAL_10 = replace(
+    RUN,
+    lines=LineRules(
+        comments="first_token",
+        blank_lines="skip",
+        line_numbers="parsed",
+        duplicates="report",
+        cannot_read="trec_eval.get_results: Cannot read results file '{path}'\ntrec_eval: Quit in file '{path}'\n",
+        malformed="trec_eval.get_results: Malformed line {line}\ntrec_eval: Quit in file '{path}'\n",
+        # sic: no line end after the docno
+        duplicate="trec_eval.form_res_qrels: duplicate docs {docno}trec_eval: Can't calculate measure '{measure}'\n",
+        missing_query="trec_eval: result qid '{qid}' not found in qrels\n",  # sic
+    ),
 )
 
 
@@ -277,18 +364,111 @@ def _noting_tags(parts: Iterator[Records], noted: dict | None) -> Iterator[Recor
         yield part
 
 
+@dataclass(frozen=True)
+class ProgramRead:
+    """A file read by a program's line rules (:func:`read_as`)."""
+
+    records: Records  # grouped by query, in the order first met; a duplicated docno kept twice
+    duplicates: dict[str, str] = field(default_factory=dict)  # qid: its first duplicated docno
+    tag: str | None = None  # the last line's tag (a run's runid)
+
+
+def read_as(source: Any, fmt: _Format, path: str, progress: Any = None) -> ProgramRead:
+    r"""Read a qrels or run file by ``fmt``'s line rules, e.g. :data:`QRELS_TREC_EVAL_10`.
+
+    The numbers follow the package's rules (a score such as ``abc`` or
+    ``0x10``, a grade such as ``1x`` or ``0.5``: a ValueError naming the file
+    and line); which lines are skipped, how they are counted and where the
+    program stops follow ``fmt.lines``: a :class:`LinesStop` with the
+    program's own message and exit code. ``path`` is the file's name as the
+    command line gave it (``source`` may be an open file, e.g. standard input).
+    ``progress``, when given, is called with the byte count of each block read.
+
+    Examples
+    --------
+    >>> import io
+    >>> read = read_as(io.StringIO("# one comment\nq1 0 d1 1\nq1 0 d1 0\n"), QRELS_TREC_EVAL_10, "x")
+    >>> read.records.qids, read.records.docnos, read.duplicates
+    (['q1'], ['d1', 'd1'], {'q1': 'd1'})
+    >>> try:
+    ...     read_as(io.StringIO("q1 0 d1 1\n\nq1 0 d2 0\n"), QRELS_TREC_EVAL_10, "x")
+    ... except LinesStop as stop:
+    ...     print(stop.exit_code, stop.message, end="")
+    2 trec_eval.get_qrels: Malformed line 2
+    trec_eval: Quit in file 'x'
+    """
+    rules = fmt.lines
+    cannot = LinesStop(rules.cannot_read.format(path=path), rules.read_exit)
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fsdecode(source)
+        if not os.path.isfile(name) or not os.access(name, os.R_OK) or not os.path.getsize(name):
+            raise cannot
+    label, blocks = text_blocks(source, fmt.kind, _BLOCK_BYTES)
+    state = _LineState(path)
+    parts = []
+    read = 0
+    for blob, first in blocks:
+        read += len(blob)
+        parts.append(_parse(blob, first, label, fmt, state))
+        if progress is not None:
+            progress(len(blob))
+    if not read:
+        raise cannot
+    if state.last_skipped and rules.last_line_comment:
+        raise LinesStop(rules.last_line_comment.format(path=path, line=state.last_line), rules.read_exit)
+    tag = next((p.last_tag for p in reversed(parts) if p.last_tag is not None), None)
+    records = grouped(parts)
+    if fmt.kind == "qrels":
+        _whole_grades(records, label, "error", hint=False)
+    if rules.duplicates == "refuse":
+        check_unique(records, label)
+        return ProgramRead(records, {}, tag)
+    return ProgramRead(records, first_duplicates(records), tag)
+
+
+def first_duplicates(records: Records) -> dict[str, str]:
+    """Each query's first docno (in strcmp order, as trec_eval sorts) listed more than once.
+
+    Hashes are compared row by row in one array operation; only a query with
+    two equal hashes is looked at document by document.
+    """
+    if not records.docnos:
+        return {}
+    hashes = np.fromiter(map(hash, records.docnos), dtype=np.int64, count=len(records.docnos))
+    longest = int(records.lengths.max())
+    rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
+    inside = np.arange(1, longest) < records.lengths[:, None]
+    found = {}
+    for query in np.flatnonzero(((rows[:, 1:] == rows[:, :-1]) & inside).any(axis=1)).tolist():
+        seen: set[str] = set()
+        twice = set()
+        for at in records.positions([query]).tolist():
+            docno = records.docnos[at]
+            (twice if docno in seen else seen).add(docno)
+        if twice:
+            found[records.qids[query]] = min(twice, key=lambda d: d.encode("utf-8"))
+    return found
+
+
 # ---------------------------------------------------------------- lines to records
 
 
-def _parse(blob: bytes, first: int, label: str, fmt: _Format) -> Records:
-    """One block of whole lines (numbered from ``first``) as records, query after query as they come."""
-    block = tokens.split(blob, first, label)
+def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState | None = None) -> Records:
+    """One block of whole lines (numbered from ``first``) as records, query after query as they come.
+
+    ``state``: the block is read by a program's line rules (``fmt.lines``), which
+    stop with that program's message (see :func:`read_as`).
+    """
+    carry = state is not None and state.last_skipped
+    block = tokens.split(blob, first, label, fmt.lines.comments, carry)
     at = block.starts  # each record's first token
     count = block.counts()
     bad = count < fmt.min_fields
     if fmt.max_fields is not None:
         bad |= count > fmt.max_fields
-    if bad.any():
+    if state is not None:
+        _follow_rules(block, block.line[at[bad]], first, fmt.lines, state)
+    elif bad.any():
         wrong = int(np.argmax(bad))
         line = int(block.line[at[wrong]])
         _fail(block.line_text(line), first + line, label, fmt, found=int(count[wrong]))
@@ -307,6 +487,45 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format) -> Records:
         lines,
         tag,
     )
+
+
+@dataclass
+class _LineState:
+    """What reading a block by a program's line rules needs from the blocks before it."""
+
+    path: str  # the file as the command line named it, for the program's messages
+    skipped: int = 0  # lines not counted so far (comments; blank lines where they are skipped)
+    last_skipped: bool = False  # the last line so far was a skipped comment
+    last_line: int = 0
+
+
+def _follow_rules(
+    block: tokens.Tokens, bad_lines: np.ndarray, first: int, rules: LineRules, state: _LineState
+) -> None:
+    """Stop where the rules stop: the first malformed line, by the rules' count; keep the count going."""
+    n_lines = block.newlines.size
+    # Masks over the block's lines (np.union1d and np.setdiff1d would import numpy.ma: slow to start).
+    comment = np.zeros(n_lines, dtype=bool)
+    if block.skipped is not None:
+        comment[block.skipped] = True
+    blank = np.ones(n_lines, dtype=bool)
+    blank[block.line[block.starts]] = False
+    blank &= ~comment
+    bad = np.zeros(n_lines, dtype=bool)
+    bad[bad_lines] = True
+    if rules.blank_lines == "malformed":
+        bad |= blank
+        uncounted = comment
+    else:
+        uncounted = comment | blank
+    if bad.any():
+        line = int(np.argmax(bad))
+        counted = first + line - (state.skipped + int(np.count_nonzero(uncounted[:line])))
+        shown = counted if rules.line_numbers == "parsed" else first + line
+        raise LinesStop(rules.malformed.format(line=shown, path=state.path), rules.read_exit)
+    state.skipped += int(np.count_nonzero(uncounted))
+    state.last_skipped = bool(n_lines and comment[-1])
+    state.last_line = first + n_lines - 1
 
 
 def _fail(text: str, line: int, label: str, fmt: _Format, found: int) -> None:
@@ -407,7 +626,7 @@ def _finite(value: Any, name: str, what: str) -> float:
     return result
 
 
-def _whole_grades(records: Records, label: str | None, policy: str) -> Records:
+def _whole_grades(records: Records, label: str | None, policy: str, hint: bool = True) -> Records:
     """Apply the ``fractional_grades`` policy to the judgements."""
     fractional = records.values != np.trunc(records.values)
     if policy == "keep" or not fractional.any():
@@ -421,10 +640,13 @@ def _whole_grades(records: Records, label: str | None, policy: str) -> Records:
     else:
         qid = records.qids[int(np.searchsorted(np.cumsum(records.lengths), i, side="right"))]
         where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"
-    raise ValueError(
-        f"{where} is not a whole grade (trec_eval would silently read it as {math.trunc(grade)}). "
-        "Pass fractional_grades='truncate' to read grades as trec_eval does, or "
+    advice = (
+        ". Pass fractional_grades='truncate' to read grades as trec_eval does, or "
         "fractional_grades='keep' to use fractional grades as they are"
+    )
+    raise ValueError(
+        f"{where} is not a whole grade (trec_eval would silently read it as {math.trunc(grade)})"
+        + (advice if hint else "")
     )
 
 

@@ -74,6 +74,8 @@ EVALUATE_NAMES = {
     "unjudged_fraction": ["unj_3"],
     "judged_fraction": ["judged", "judged@3"],
     "relevance_string": ["relstring", "relstring_3"],
+    "trec_dcg": ["dcg"],
+    "ideal_dcg": ["ideal_dcg"],
 }
 TEXT_VALUED = ["runid", "relstring", "relstring_3"]  # per-query values are text, not numbers
 COMMANDS = ["ndcg", "dcg", "precision", "recall", "f1", "hit-rate", "rr", "mr", "ap", "mrr", "map"]

@@ -36,6 +36,17 @@ def test_ndcg_with_a_gain_map():
     assert value("ndcg") == pytest.approx((2 + 1 / 2) / (3 + 2 / math.log2(3) + 1 / 2))
 
 
+def test_dcg_and_ideal_dcg_are_ndcgs_numerator_and_denominator():
+    # trec_eval 10.0's dcg: a (2) at rank 1, b (1) at rank 3: 2/log2(2) + 1/log2(4) = 2.5.
+    # ideal_dcg: every judged gain, 3, 2, 1, 0: 3 + 2/log2(3) + 1/log2(4) = 4.7619.
+    assert value("dcg") == pytest.approx(2.5, abs=1e-15)
+    assert value("ideal_dcg") == pytest.approx(3 + 2 / math.log2(3) + 0.5, abs=1e-15)
+    assert value("ndcg") == pytest.approx(value("dcg") / value("ideal_dcg"), abs=1e-15)
+    # With a gain map (dcg.2=5): a earns 5, the ideal 5, 3, 1.
+    assert value("dcg.2=5") == pytest.approx(5 + 0.5, abs=1e-15)
+    assert value("ideal_dcg_2=5") == pytest.approx(5 + 3 / math.log2(3) + 0.5, abs=1e-15)
+
+
 def test_a_negative_gain_costs_and_leaves_the_ideal():
     # ndcg.1=-2: b costs 2 / log2(4); the ideal keeps only the positive gains 3, 2.
     assert value("ndcg_1=-2") == pytest.approx((2 - 2 / 2) / (3 + 2 / math.log2(3)))

@@ -36,7 +36,14 @@ from ...registry import register
 from . import bookkeeping, gain_measures, incomplete, interpolated, rbp, set_measures
 from ._common import trec_measure
 from .bookkeeping import judged_counts, judged_fraction, relevance_string, unjudged_fraction
-from .gain_measures import binary_g, ndcg_at_r_levels, ndcg_over_relevant, normalized_gain
+from .gain_measures import (
+    binary_g,
+    discounted_gain,
+    ideal_discounted_gain,
+    ndcg_at_r_levels,
+    ndcg_over_relevant,
+    normalized_gain,
+)
 from .incomplete import bpref, inferred_ap
 from .interpolated import (
     eleven_point_average,
@@ -50,7 +57,9 @@ from .set_measures import set_f, set_map, set_precision, set_recall, set_relativ
 __all__ = [
     "binary_g",
     "bpref",
+    "discounted_gain",
     "eleven_point_average",
+    "ideal_discounted_gain",
     "inferred_ap",
     "interpolated_precision",
     "judged_counts",
@@ -105,6 +114,8 @@ REGISTRATION_ORDER = (
     "num_rel",
     "num_rel_ret",
     "gm_map",
+    "trec_dcg",
+    "ideal_dcg",
 )
 
 _DECLARED = [

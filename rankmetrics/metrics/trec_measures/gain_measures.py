@@ -1,7 +1,8 @@
-"""trec_eval's experimental gain measures: binG, G, ndcg_rel and Rndcg.
+"""trec_eval's experimental gain measures: binG, G, ndcg_rel and Rndcg; and dcg, ideal_dcg.
 
-trec_eval ``m_binG.c``, ``m_G.c``, ``m_ndcg_rel.c``, ``m_Rndcg.c``. G,
-ndcg_rel and Rndcg take trec_eval's ``level=gain`` map (``G_1=3,2=9``).
+trec_eval ``m_binG.c``, ``m_G.c``, ``m_ndcg_rel.c``, ``m_Rndcg.c``, and
+10.0's ``m_dcg.c`` and ``m_ideal_dcg.c`` (not in ``all_trec``). G, ndcg_rel,
+Rndcg, dcg and ideal_dcg take trec_eval's ``level=gain`` map (``G_1=3,2=9``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._arrays import pad_right, safe_divide
+from ..._arrays import pad_right, safe_divide, sequential_sum
 from ...registry import Reference
 from ..conventions import discounts, gain_map
 from ._common import as_rows, count_above, per_query, trec_gain_arrays, trec_measure
@@ -153,6 +154,45 @@ def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) 
     return np.where(per_query(n_relevant) > 0, safe_divide(points, count), 0.0)
 
 
+def discounted_gain(gains: Any) -> np.ndarray:
+    """dcg: the run's discounted cumulative gain over its whole ranked list, not normalised.
+
+    Each retrieved document's gain (its grade, or the gain map's value for it;
+    0 when unjudged) over log2(rank + 1), added rank by rank as trec_eval
+    does. The numerator of trec_eval's ``ndcg``.
+
+    References
+    ----------
+    Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS 20(4),
+    2002; trec_eval 10.0 ``m_dcg.c``.
+
+    Examples
+    --------
+    >>> discounted_gain([[1, 0, 2]])  # 1/log2(2) + 0 + 2/log2(4)
+    array([2.])
+    """
+    gained = as_rows(gains)
+    return sequential_sum(gained / discounts(gained.shape[1]), axis=1)
+
+
+def ideal_discounted_gain(ideal: Any) -> np.ndarray:
+    """ideal_dcg: the DCG of the ideal ranking, every positive gain judged for the query, high to low.
+
+    What trec_eval's ``ndcg`` divides by: the ideal takes every judged
+    document, retrieved or not, so it does not depend on the run.
+
+    References
+    ----------
+    trec_eval 10.0 ``m_ideal_dcg.c``.
+
+    Examples
+    --------
+    >>> ideal_discounted_gain([[2, 1]]).round(4)  # 2/log2(2) + 1/log2(3)
+    array([2.6309])
+    """
+    return discounted_gain(ideal)
+
+
 MEASURES = (
     trec_measure(
         "binary_g",
@@ -218,5 +258,23 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_Rndcg.c",),
         ),
+    ),
+    trec_measure(
+        "trec_dcg",
+        "dcg",
+        "dcg",
+        "dcg: 순위 목록 전체의 할인 누적 이득(DCG), 정규화 전",
+        lambda c, k, gains=None: discounted_gain(trec_gain_arrays(c, gain_map(gains, "dcg")[0])[0]),
+        parameter="gains",
+    ),
+    trec_measure(
+        "ideal_dcg",
+        "ideal_dcg",
+        "ideal_dcg",
+        "ideal_dcg: 판정된 모든 문서로 만든 이상적 순서의 DCG",
+        lambda c, k, gains=None: ideal_discounted_gain(
+            trec_gain_arrays(c, gain_map(gains, "ideal_dcg")[0])[1]
+        ),
+        parameter="gains",
     ),
 )

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._arrays import safe_divide
+from ..._arrays import safe_divide, sequential_sum
 from ...registry import Reference
 from ._common import as_rows, count_above, per_query, trec_measure
 
@@ -58,7 +58,7 @@ def bpref(relevant: Any, nonrelevant: Any, n_relevant: Any, n_nonrelevant: Any) 
     # At a relevant rank the document itself is not non-relevant: the count is of those above.
     above = np.cumsum(non, axis=1)
     share = safe_divide(np.minimum(above, total_relevant), np.minimum(total_nonrelevant, total_relevant))
-    return safe_divide(np.where(rel, 1.0 - share, 0.0).sum(axis=1), total_relevant[:, 0])
+    return safe_divide(sequential_sum(np.where(rel, 1.0 - share, 0.0), axis=1), total_relevant[:, 0])
 
 
 def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant: Any) -> np.ndarray:

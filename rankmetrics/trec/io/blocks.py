@@ -125,8 +125,9 @@ def _lines(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
             yield block[:cut], first
             first += block.count(b"\n", 0, cut)
         rest = block[cut:] + rest
-    if rest:
-        yield _newlines(rest) + b"\n", first
+    if rest:  # the last line, without a line end (or ending in a lone \r, which is one)
+        tail = _newlines(rest)
+        yield tail if tail.endswith(b"\n") else tail + b"\n", first
 
 
 def _newlines(blob: bytes) -> bytes:

@@ -51,6 +51,7 @@ class Tokens:
     line: np.ndarray
     newlines: np.ndarray  # where the block's line ends are
     starts: np.ndarray
+    skipped: np.ndarray | None = None  # the block's comment lines that were left out (0-based)
 
     def counts(self) -> np.ndarray:
         """Tokens on each line that has any."""
@@ -77,11 +78,18 @@ class Tokens:
         return _numbers(self.blob, self.raw, self.begins[at], self.ends[at], rule, label, lines)
 
 
-def split(blob: bytes, first: int, label: str) -> Tokens:
+def split(blob: bytes, first: int, label: str, comments: str = "first_token", carry: bool = False) -> Tokens:
     """One block of whole lines (numbered from ``first``) as tokens.
 
-    A NUL byte and text that is not UTF-8 are errors naming the line. Lines
-    whose first non-blank character is ``#`` are left out (trec_eval skips them).
+    A NUL byte and text that is not UTF-8 are errors naming the line. Comment
+    lines are left out, by one of two rules:
+
+    - ``"first_token"``: every line whose first non-blank character is ``#``
+      (trec_eval 10.0's runs, and the package's rule for both files);
+    - ``"column0_once"``: trec_eval 10.0's qrels (``get_qrels.c``): a ``#``
+      in the line's first column only, and never two lines in a row: of
+      consecutive such lines the 1st, 3rd, ... are skipped, the 2nd, 4th, ...
+      read as data. ``carry`` says that the line before the block was skipped.
     """
     if b"\x00" in blob:
         line = first + blob.count(b"\n", 0, blob.index(b"\x00"))
@@ -103,11 +111,35 @@ def split(blob: bytes, first: int, label: str) -> Tokens:
     line = np.searchsorted(newlines, begins)  # each token's line, 0-based in the block
     lead = np.ones(begins.size, dtype=bool)
     lead[1:] = line[1:] != line[:-1]  # the first token of its line
-    comment = lead & (raw[begins] == 35)  # "#"
-    if comment.any():
-        keep = ~np.isin(line, line[comment])
+    if comments == "column0_once":
+        skipped = _every_other(_column0_comments(raw, newlines), carry)
+    else:
+        skipped = line[lead & (raw[begins] == 35)]  # "#"
+    if skipped.size:
+        dropped = np.zeros(newlines.size + 1, dtype=bool)
+        dropped[skipped] = True
+        keep = ~dropped[line]
         begins, ends, line, lead = begins[keep], ends[keep], line[keep], lead[keep]
-    return Tokens(blob, raw, ascii_only, begins, ends, line, newlines, np.flatnonzero(lead))
+    return Tokens(blob, raw, ascii_only, begins, ends, line, newlines, np.flatnonzero(lead), skipped)
+
+
+def _column0_comments(raw: np.ndarray, newlines: np.ndarray) -> np.ndarray:
+    """The lines (0-based) whose first byte is ``#``."""
+    line_starts = np.concatenate(([0], newlines[:-1] + 1)) if newlines.size else np.zeros(0, np.int64)
+    return np.flatnonzero(raw[line_starts] == 35) if raw.size else line_starts
+
+
+def _every_other(lines: np.ndarray, carry: bool) -> np.ndarray:
+    """Of each stretch of consecutive lines, the 1st, 3rd, ...: the ones a skip-one-comment loop skips."""
+    if not lines.size:
+        return lines
+    new_stretch = np.ones(lines.size, dtype=bool)
+    new_stretch[1:] = np.diff(lines) != 1
+    stretch_start = np.maximum.accumulate(np.where(new_stretch, np.arange(lines.size), 0))
+    position = np.arange(lines.size) - stretch_start
+    if carry and lines[0] == 0:  # the block's first stretch goes on from a skipped line
+        position[stretch_start == 0] += 1
+    return lines[position % 2 == 0]
 
 
 def _token_rows(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
