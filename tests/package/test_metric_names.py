@@ -33,6 +33,7 @@ CASES = (
     "unsorted_cutoffs",
     "adv1_q_all_trec",
     "adv2_q_l2_all_trec",
+    "dcg_measures",
 )
 
 
