@@ -333,13 +333,18 @@ def _format(value: float, decimals: int | None) -> str:
     return f"{value:.{decimals}f}"
 
 
+def explain(*args: Any, **kwargs: Any) -> Any:
+    """:func:`rankmetrics.explain`, imported when first used, so that `rankmetrics trec_eval` starts fast."""
+    from .teaching.explain import explain as real
+
+    return real(*args, **kwargs)
+
+
 def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: dict[str, Any]) -> str:
     decimals = _scalar(args.decimals, "--decimals")
     discount = _scalar(getattr(args, "discount_decimals", None), "--discount-decimals")
     if args.explain or decimals is not None or discount is not None:
         extra = {"discount_decimals": discount} if discount is not None else {}
-        from .teaching.explain import explain  # imported when used: `rankmetrics trec_eval` starts fast
-
         result = explain(metric.name, x, k, decimals=decimals, **extra, **kwargs)
         if args.explain:
             return str(result)

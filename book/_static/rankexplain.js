@@ -871,8 +871,9 @@
       const precisions = rows.filter((r) => r.hit).map((r) => r.precision);
       const stepTotal = precisions.reduce((a, b) => a + b, 0);
       const divisor = R;
-      // The metric's own value: every rank's precision (0 where no hit), summed as numpy does.
-      const total = pairwiseSum(rows.map((r) => (r.hit ? r.hits / r.rank : 0)));
+      // The metric's own value: every rank's precision (0 where no hit), added rank by rank
+      // (trec_eval's order, as the package's average_precision sums).
+      const total = rows.reduce((sum, r) => sum + (r.hit ? r.hits / r.rank : 0), 0);
       value = divisor > 0 ? total / divisor : 0;
       const D = exactText(divisor);
       const terms = precisions.map(exactText).join(" + ") || "0";

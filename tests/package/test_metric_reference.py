@@ -46,6 +46,7 @@ TREC_FILE_OF = {
     "num_nonrel_judged_ret": "m_num_nonrel_judged_ret.c", "rbp": "m_rbp.c", "rbp_resid": "m_rbp_resid.c",
     "unj": "m_unjudged.c", "relstring": "m_relstring.c", "num_ret": "m_num_ret.c",
     "num_rel": "m_num_rel.c", "num_rel_ret": "m_num_rel_ret.c", "gm_map": "m_gm_map.c",
+    "dcg": "m_ndcg.c", "ideal_dcg": "m_ndcg.c",  # te_meas_dcg and te_meas_ideal_dcg live in m_ndcg.c
 }  # fmt: skip
 
 

@@ -266,6 +266,14 @@ MEASURES = (
         "dcg: 순위 목록 전체의 할인 누적 이득(DCG), 정규화 전",
         lambda c, k, gains=None: discounted_gain(trec_gain_arrays(c, gain_map(gains, "dcg")[0])[0]),
         parameter="gains",
+        reference=Reference(
+            korean="할인 누적 이득",
+            formula=r"DCG = \sum_{i=1}^{n} \frac{g_i}{\log_2(i + 1)}",
+            conventions="trec_eval 10.0의 `dcg`: 검색된 목록 전체의 DCG이며 정규화하지 않습니다. 이득은 등급 그대로이고 `dcg.1=3,2=9`처럼 등급마다 바꿀 수 있습니다. `all_trec`에는 들지 않습니다.",
+            papers=("jarvelin2002cumulated",),
+            chapter="ch-dcg_ndcg",
+            trec_files=("m_ndcg.c",),
+        ),
     ),
     trec_measure(
         "ideal_dcg",
@@ -276,5 +284,13 @@ MEASURES = (
             trec_gain_arrays(c, gain_map(gains, "ideal_dcg")[0])[1]
         ),
         parameter="gains",
+        reference=Reference(
+            korean="이상적 DCG",
+            formula=r"IDCG = \sum_{i=1}^{R_g} \frac{g^{*}_i}{\log_2(i + 1)}",
+            conventions="trec_eval 10.0의 `ideal_dcg`: 판정된 모든 문서를 이득이 큰 순서로 놓은 목록의 DCG입니다(nDCG의 분모). `all_trec`에는 들지 않습니다.",
+            papers=("jarvelin2002cumulated",),
+            chapter="ch-dcg_ndcg",
+            trec_files=("m_ndcg.c",),
+        ),
     ),
 )
