@@ -26,7 +26,10 @@ def load():
 def table_output(nb) -> str:
     cells = [c for c in nb.cells if c.cell_type == "code" and "data/library_values.json" in c.source]
     assert len(cells) == 1, "exactly one cell reads the library values"
-    return "".join(o.get("text", "") for o in cells[0].outputs if o.get("name") == "stdout")
+    # show_table prints text outside a kernel and displays text/plain + HTML inside one.
+    shown = [o.get("text", "") for o in cells[0].outputs if o.get("name") == "stdout"]
+    shown += [o["data"]["text/plain"] + "\n" for o in cells[0].outputs if "text/plain" in o.get("data", {})]
+    return "".join(shown)
 
 
 def test_every_value_was_measured_by_a_library():
