@@ -284,15 +284,15 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format) -> Records:
     """One block of whole lines (numbered from ``first``) as records, query after query as they come."""
     block = tokens.split(blob, first, label)
     at = block.starts  # each record's first token
-    count = block.counts()
+    count = block.counts
     bad = count < fmt.min_fields
     if fmt.max_fields is not None:
         bad |= count > fmt.max_fields
     if bad.any():
         wrong = int(np.argmax(bad))
-        line = int(block.line[at[wrong]])
+        line = int(block.rows[wrong])
         _fail(block.line_text(line), first + line, label, fmt, found=int(count[wrong]))
-    lines = first + block.line[at]
+    lines = first + block.rows
     values = block.numbers(at + fmt.value_field, fmt.value, label, lines)
     qid_at = at + fmt.qid_field
     change = np.flatnonzero(~block.same_as_previous(qid_at))
