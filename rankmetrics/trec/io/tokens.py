@@ -142,6 +142,14 @@ def _words(raw: np.ndarray, begins: np.ndarray, lengths: np.ndarray, width: int,
     return words
 
 
+def _any_word(words: np.ndarray) -> np.ndarray:
+    """Row-wise any of a (rows, few) boolean array, a column at a time (faster than a reduction)."""
+    out = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        out |= words[:, j]
+    return out
+
+
 def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
     same = np.zeros(begins.size, dtype=bool)
     if begins.size < 2:
@@ -203,25 +211,38 @@ def _numbers(
     plain = np.zeros(begins.size, dtype=bool)
     if every or at.size:
         longest = int(lengths[at].max())
-        chars = _words(raw, begins[at], lengths[at], longest).view(np.uint8)[:, :longest]
+        size = lengths[at]
+        words = _words(raw, begins[at], size, longest)
+        chars = words.view(np.uint8)  # whole words: zero bytes after each token
         digit = chars - np.uint8(48) < 10
         dot = chars == 46
         lead = chars[:, 0]
         signed = (lead == 45) | (lead == 43)
-        other = ~(digit | dot) & (chars != 0)  # a character that is neither digit nor point
+        other = ~(digit | dot) & (chars != 0)  # neither digit nor point
         other[:, 0] &= ~signed
-        n_digits = np.zeros(chars.shape[0], dtype=np.int64)
-        n_dots = np.zeros(chars.shape[0], dtype=np.int64)
-        mantissa = np.zeros(chars.shape[0])  # whole numbers below 2**53 are exact in float64
-        for column in range(chars.shape[1]):  # a few columns: faster than reductions along rows
-            is_digit = digit[:, column]
-            mantissa = np.where(is_digit, mantissa * 10 + (chars[:, column] - np.uint8(48)), mantissa)
-            n_digits += is_digit
-            n_dots += dot[:, column]
-        before = np.where(n_dots > 0, np.argmax(dot, axis=1) - signed, n_digits)  # digits before the point
-        number = mantissa / _POWERS[np.clip(n_digits - before, 0, _POWERS.size - 1)]
+        # Row-wise tests as 64-bit words: a word of a mask is nonzero when any of its bytes is set,
+        # and a word of 0/1 bytes has at most one byte set when x & (x - 1) == 0.
+        has_other = _any_word(other.view(np.uint64) != 0)
+        dots = dot.view(np.uint64)
+        dotted = dots != 0
+        has_dot = _any_word(dotted)
+        one_dot = ~_any_word((dots & (dots - np.uint64(1))) != 0)  # at most one point in each word
+        for j in range(1, dotted.shape[1]):
+            one_dot &= ~(dotted[:, j] & _any_word(dotted[:, :j]))  # and not in two words
+        n_digits = size - signed - has_dot  # when no other character and at most one point
+        point = np.argmax(dot[:, :longest], axis=1) if has_dot.any() else 0
+        decimals = np.where(has_dot, size - 1 - point, 0)
+        # The digits as one whole number, column by column: times 10 and plus the digit at a
+        # digit, unchanged elsewhere. Below 2**53 every step is exact in float64.
+        times = np.uint8(1) + np.uint8(9) * digit
+        plus = (chars - np.uint8(48)) * digit
+        mantissa = np.zeros(chars.shape[0])
+        for column in range(longest):
+            mantissa *= times[:, column]
+            mantissa += plus[:, column]
+        number = mantissa / _POWERS[np.clip(decimals, 0, _POWERS.size - 1)]
         values[at] = np.where(lead == 45, -number, number)
-        plain[at] = ~other.any(axis=1) & (n_dots <= 1) & (n_digits >= 1) & (n_digits <= _FAST_DIGITS)
+        plain[at] = ~has_other & one_dot & (n_digits >= 1) & (n_digits <= _FAST_DIGITS)
     for i in np.flatnonzero(~plain).tolist():
         token = blob[int(begins[i]) : int(ends[i])]
         if not rule.pattern.fullmatch(token):
