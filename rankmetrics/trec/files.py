@@ -51,7 +51,7 @@ import numbers
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 import numpy as np
@@ -437,9 +437,5 @@ def _nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
         values = [int(x) if x.is_integer() else x for x in values.tolist()]
     else:
         values = values.tolist()
-    nested: dict[str, dict[str, Any]] = {}
-    end = 0
-    for qid, length in zip(records.qids, records.lengths.tolist()):
-        start, end = end, end + length
-        nested[qid] = dict(zip(records.docnos[start:end], values[start:end]))
-    return nested
+    pairs = zip(records.docnos, values)  # each query takes its records off the front: no slices copied
+    return {qid: dict(islice(pairs, length)) for qid, length in zip(records.qids, records.lengths.tolist())}
