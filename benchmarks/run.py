@@ -442,7 +442,7 @@ def reading(qrels_path: Path, run_path: Path, repeats: int, peers: set[str]) -> 
             pytrec_eval.parse_run(handle)
 
     jobs = {
-        "one pass over the bytes (read in 4 MB blocks, count the line ends)": (one_pass, run_path),
+        "one pass over the bytes (read in the reader's blocks, count the line ends)": (one_pass, run_path),
         "`bytes.split()` of each block (Python's C tokenizer, no checks)": (python_split, run_path),
         "`read_run(run_path)` (dicts)": (rm.read_run, run_path),
         "the evaluate route's run reader (`run_records`: flat arrays, checked)": (
@@ -608,7 +608,7 @@ def report(
         )
     if read:
         first = read["`read_run(run_path)` (dicts)"]
-        floor = read["one pass over the bytes (read in 4 MB blocks, count the line ends)"]["wall"]
+        floor = read["one pass over the bytes (read in the reader's blocks, count the line ends)"]["wall"]
         lines += [
             "",
             f"## Reading speed ({first['bytes'] / 1e6:.0f} MB run file of {read['n']:,} queries)",

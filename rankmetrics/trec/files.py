@@ -64,7 +64,7 @@ from .records import Records, check_unique, chunked, grouped
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
-_BLOCK_BYTES = 4_000_000  # bytes read at a time (about 100,000 run lines)
+_BLOCK_BYTES = 1_000_000  # bytes read at a time (about 25,000 run lines; its arrays stay in the caches)
 
 
 @dataclass(frozen=True)
