@@ -56,7 +56,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 import numpy as np
@@ -69,7 +69,7 @@ from .records import Records, check_unique, chunked, grouped, padded_rows
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
-_BLOCK_BYTES = 4_000_000  # bytes read at a time (about 100,000 run lines)
+_BLOCK_BYTES = 1_000_000  # bytes read at a time (about 25,000 run lines; its arrays stay in the caches)
 
 
 @dataclass(frozen=True)
@@ -462,17 +462,17 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState 
     carry = state is not None and state.last_skipped
     block = tokens.split(blob, first, label, fmt.lines.comments, carry)
     at = block.starts  # each record's first token
-    count = block.counts()
+    count = block.counts
     bad = count < fmt.min_fields
     if fmt.max_fields is not None:
         bad |= count > fmt.max_fields
     if state is not None:
-        _follow_rules(block, block.line[at[bad]], first, fmt.lines, state)
+        _follow_rules(block, block.rows[bad], first, fmt.lines, state)
     elif bad.any():
         wrong = int(np.argmax(bad))
-        line = int(block.line[at[wrong]])
+        line = int(block.rows[wrong])
         _fail(block.line_text(line), first + line, label, fmt, found=int(count[wrong]))
-    lines = first + block.line[at]
+    lines = first + block.rows
     values = block.numbers(at + fmt.value_field, fmt.value, label, lines)
     qid_at = at + fmt.qid_field
     change = np.flatnonzero(~block.same_as_previous(qid_at))
@@ -503,13 +503,13 @@ def _follow_rules(
     block: tokens.Tokens, bad_lines: np.ndarray, first: int, rules: LineRules, state: _LineState
 ) -> None:
     """Stop where the rules stop: the first malformed line, by the rules' count; keep the count going."""
-    n_lines = block.newlines.size
+    n_lines = block.line_ends.size
     # Masks over the block's lines (np.union1d and np.setdiff1d would import numpy.ma: slow to start).
     comment = np.zeros(n_lines, dtype=bool)
     if block.skipped is not None:
         comment[block.skipped] = True
     blank = np.ones(n_lines, dtype=bool)
-    blank[block.line[block.starts]] = False
+    blank[block.rows] = False
     blank &= ~comment
     bad = np.zeros(n_lines, dtype=bool)
     bad[bad_lines] = True
@@ -659,9 +659,5 @@ def _nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
         values = [int(x) if x.is_integer() else x for x in values.tolist()]
     else:
         values = values.tolist()
-    nested: dict[str, dict[str, Any]] = {}
-    end = 0
-    for qid, length in zip(records.qids, records.lengths.tolist()):
-        start, end = end, end + length
-        nested[qid] = dict(zip(records.docnos[start:end], values[start:end]))
-    return nested
+    pairs = zip(records.docnos, values)  # each query takes its records off the front: no slices copied
+    return {qid: dict(islice(pairs, length)) for qid, length in zip(records.qids, records.lengths.tolist())}

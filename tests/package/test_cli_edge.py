@@ -117,6 +117,7 @@ BAD = [
     ["ndcg", "1", "1e400"],
     ["mse", "--true", "1", "--pred", "-inf"],
     ["mse", "--true", "1", "2", "--pred", "1"],
+    ["mse", "--true", "0"],
     ["ap", "O", "X", "--n-relevant", "-2"],
     ["ndcg", "\udcff"],  # a byte that is not UTF-8 in the command line
     ["ndcg", "1", "--bogus"],
@@ -138,19 +139,10 @@ def test_every_bad_input_is_one_korean_line_with_status_2(capsys, args):
     assert_refused(*call(capsys, *args))
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["precision", "--ranking", "A", "B", "--relevant", "B:l"],
-        ["ndcg", "O", "2", "X"],
-        ["precision", "1", "0", "--k", HUGE],
-        ["worksheet", "--seed", "1", "--count", "1001", "--out", "unused"],
-        ["mse", "--true", "0"],
-    ],
-    ids=lambda args: " ".join(args)[:40],
-)
-def test_the_real_entry_point_refuses_the_same_way(args):
-    result = run(*args)
+def test_the_real_entry_point_refuses_the_same_way():
+    # One smoke test of `python -m rankmetrics`: the refusals themselves are checked in-process
+    # above (BAD and the typo cases), where they cost no interpreter start.
+    result = run("precision", "1", "0", "--k", HUGE)
     err = result.stderr.decode("utf-8")
     assert_refused(result.returncode, result.stdout.decode("utf-8"), err)
 

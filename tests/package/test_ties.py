@@ -32,13 +32,19 @@ def _query(grades, scores, unjudged=()):
 
 
 def _brute_force(grades, scores, metrics, unjudged=()):
-    """The mean of every metric over all n! orders that keep the score order: a tie broken each way."""
+    """The mean of every metric over every order that keeps the score order: each tie broken each way.
+
+    Of the n! permutations of the documents, those that keep the score order
+    are the products of one order of each tie group, and each appears equally
+    often, so the mean over these distinct orders is the mean over all n!.
+    """
     docs, qrels = _query(grades, scores, unjudged)
+    scores = np.asarray(scores)
+    groups = [np.flatnonzero(scores == s).tolist() for s in sorted(set(scores.tolist()), reverse=True)]
     values = {m: [] for m in metrics}
-    for order in itertools.permutations(range(len(docs))):
-        # Scores 1 apart, each tie broken by the permutation: every order of every tie group
-        # appears equally often among the n! permutations.
-        run = {"q": {d: 10.0 * s - order[i] / len(docs) for i, (d, s) in enumerate(zip(docs, scores))}}
+    for parts in itertools.product(*(itertools.permutations(group) for group in groups)):
+        order = [i for part in parts for i in part]  # the documents, best first
+        run = {"q": {docs[i]: float(len(docs) - rank) for rank, i in enumerate(order)}}  # no ties left
         result = rm.evaluate(qrels, run, metrics, score_precision="float64")
         for m in metrics:
             values[m].append(result.summary[m])

@@ -17,13 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# What C's isspace() and bytes.split() split on: tab, newline, vertical tab, form feed, CR, space.
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[[9, 10, 11, 12, 13, 32]] = True
-
 _FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
 _POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
 _LONG = 64  # tokens longer than this are handled one by one, to bound the padded arrays
+_PAD = _LONG + 16  # zero bytes after a block: the words read from any token stay inside
+_KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the first k bytes of a word
 
 
 @dataclass(frozen=True)
@@ -37,37 +35,34 @@ class Number:
 
 @dataclass(frozen=True)
 class Tokens:
-    """A block's tokens, comment lines left out, and where each line's tokens begin.
+    """A block's tokens, and the lines that hold any (comment lines left out).
 
-    Token ``i`` is ``blob[begins[i]:ends[i]]`` on the block's line ``line[i]``
-    (0-based). ``starts`` holds each line's first token; a blank line has none.
+    Token ``i`` is ``blob[begins[i]:ends[i]]``. Record ``r`` is the block's
+    line ``rows[r]`` (0-based); its ``counts[r]`` tokens begin at token
+    ``starts[r]``. A blank line and a comment line are no record.
     """
 
     blob: bytes
-    raw: np.ndarray  # the block as uint8
-    ascii_only: bool
+    raw: np.ndarray  # the block as uint8, followed by _PAD zero bytes
     begins: np.ndarray
     ends: np.ndarray
-    line: np.ndarray
-    newlines: np.ndarray  # where the block's line ends are
+    line_ends: np.ndarray  # where each of the block's lines ends (its "\n", or the block's end)
+    rows: np.ndarray
     starts: np.ndarray
+    counts: np.ndarray
     skipped: np.ndarray | None = None  # the block's comment lines that were left out (0-based)
-
-    def counts(self) -> np.ndarray:
-        """Tokens on each line that has any."""
-        return np.diff(np.append(self.starts, self.begins.size))
 
     def line_text(self, line: int) -> str:
         """The block's ``line`` (0-based), without its surrounding white space."""
-        start = int(self.newlines[line - 1]) + 1 if line else 0
-        return self.blob[start : int(self.newlines[line])].decode("utf-8").strip()
+        start = int(self.line_ends[line - 1]) + 1 if line else 0
+        return self.blob[start : int(self.line_ends[line])].decode("utf-8").strip()
 
     def text(self, at: int) -> str:
         return self.blob[self.begins[at] : self.ends[at]].decode("utf-8")
 
     def texts(self, at: np.ndarray) -> list[str]:
         """The tokens at the given positions as Python strings."""
-        return _texts(self.blob, self.raw, self.begins[at], self.ends[at], self.ascii_only)
+        return _texts(self.blob, self.raw, self.begins[at], self.ends[at])
 
     def same_as_previous(self, at: np.ndarray) -> np.ndarray:
         """Whether each token at the given positions equals the one before it (False for the first)."""
@@ -79,7 +74,7 @@ class Tokens:
 
 
 def split(blob: bytes, first: int, label: str, comments: str = "first_token", carry: bool = False) -> Tokens:
-    """One block of whole lines (numbered from ``first``) as tokens.
+    """One block of lines (numbered from ``first``) as tokens and records.
 
     A NUL byte and text that is not UTF-8 are errors naming the line. Comment
     lines are left out, by one of two rules:
@@ -90,12 +85,18 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
       in the line's first column only, and never two lines in a row: of
       consecutive such lines the 1st, 3rd, ... are skipped, the 2nd, 4th, ...
       read as data. ``carry`` says that the line before the block was skipped.
+
+    Every step is one array operation over the block's bytes or over its
+    tokens: where the white-space mask changes (a token begins or ends),
+    where the lines end, and, by one ``searchsorted`` of the line ends among
+    the token beginnings, each line's first token and its number of tokens.
+    No array is made per token of a line: the fields are picked by position
+    from each record's first token.
     """
     if b"\x00" in blob:
         line = first + blob.count(b"\n", 0, blob.index(b"\x00"))
         raise ValueError(f"{label} line {line}: holds a NUL byte; a TREC file is plain text")
-    ascii_only = blob.isascii()
-    if not ascii_only:
+    if not blob.isascii():
         try:
             blob.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -103,30 +104,46 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
             raise ValueError(
                 f"{label} line {line}: not UTF-8 text (byte {blob[error.start]:#04x}); save the file as UTF-8"
             ) from None
-    raw = np.frombuffer(blob, dtype=np.uint8)
-    # Tokens: where the white-space mask steps down (a token begins) and up (it ends).
-    step = np.diff(np.concatenate(([1], _SPACE[raw], [1])).astype(np.int8))
-    begins, ends = np.flatnonzero(step == -1), np.flatnonzero(step == 1)
-    newlines = np.flatnonzero(raw == 10)
-    line = np.searchsorted(newlines, begins)  # each token's line, 0-based in the block
-    lead = np.ones(begins.size, dtype=bool)
-    lead[1:] = line[1:] != line[:-1]  # the first token of its line
+    size = len(blob)
+    raw = np.zeros(size + _PAD, dtype=np.uint8)
+    raw[:size] = np.frombuffer(blob, dtype=np.uint8)
+    data = raw[:size]
+    # What C's isspace() and bytes.split() split on: tab, newline, vertical tab, form feed, CR
+    # (9 to 13) and space. In uint8, data - 9 wraps around below 9, so one comparison finds 9 to 13.
+    bounded = np.empty(size + 2, dtype=bool)  # white space, with white space before and after the block
+    bounded[0] = bounded[-1] = True
+    np.less(data - np.uint8(9), 5, out=bounded[1:-1])
+    bounded[1:-1] |= data == 32
+    change = np.flatnonzero(bounded[1:] != bounded[:-1])  # a token begins, then ends, alternately
+    begins, ends = change[0::2], change[1::2]
+    line_ends = np.flatnonzero(data == 10)
+    if not size or blob[-1:] != b"\n":
+        line_ends = np.append(line_ends, size)
+    firsts = np.zeros(line_ends.size + 1, dtype=np.int64)  # each line's first token; then the count
+    firsts[1:-1] = np.searchsorted(begins, line_ends[:-1])
+    firsts[-1] = begins.size
+    counts = np.diff(firsts)
+    rows = np.flatnonzero(counts)
+    starts = firsts[rows]
     if comments == "column0_once":
-        skipped = _every_other(_column0_comments(raw, newlines), carry)
+        skipped = _every_other(_column0_comments(data, line_ends), carry)
     else:
-        skipped = line[lead & (raw[begins] == 35)]  # "#"
+        skipped = rows[data[begins[starts]] == 35]  # "#"
     if skipped.size:
-        dropped = np.zeros(newlines.size + 1, dtype=bool)
+        dropped = np.zeros(line_ends.size, dtype=bool)
         dropped[skipped] = True
-        keep = ~dropped[line]
-        begins, ends, line, lead = begins[keep], ends[keep], line[keep], lead[keep]
-    return Tokens(blob, raw, ascii_only, begins, ends, line, newlines, np.flatnonzero(lead), skipped)
+        keep = ~dropped[rows]
+        rows, starts = rows[keep], starts[keep]
+    return Tokens(blob, raw, begins, ends, line_ends, rows, starts, counts[rows], skipped)
 
 
-def _column0_comments(raw: np.ndarray, newlines: np.ndarray) -> np.ndarray:
+def _column0_comments(data: np.ndarray, line_ends: np.ndarray) -> np.ndarray:
     """The lines (0-based) whose first byte is ``#``."""
-    line_starts = np.concatenate(([0], newlines[:-1] + 1)) if newlines.size else np.zeros(0, np.int64)
-    return np.flatnonzero(raw[line_starts] == 35) if raw.size else line_starts
+    line_starts = np.concatenate(([0], line_ends[:-1] + 1)) if line_ends.size else np.zeros(0, np.int64)
+    inside = line_starts < data.size
+    found = np.zeros(line_starts.size, dtype=bool)
+    found[inside] = data[line_starts[inside]] == 35
+    return np.flatnonzero(found)
 
 
 def _every_other(lines: np.ndarray, carry: bool) -> np.ndarray:
@@ -142,37 +159,66 @@ def _every_other(lines: np.ndarray, carry: bool) -> np.ndarray:
     return lines[position % 2 == 0]
 
 
-def _token_rows(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """One token per row, zero-padded to the longest: a (tokens, longest) uint8 array."""
-    lengths = ends - begins
-    width = max(1, int(lengths.max())) if lengths.size else 1
-    padded = np.concatenate((raw, np.zeros(width, dtype=np.uint8)))
-    rows = np.lib.stride_tricks.sliding_window_view(padded, width)[begins]  # copied
-    rows[np.arange(width) >= lengths[:, None]] = 0
-    return rows
+def _words(raw: np.ndarray, begins: np.ndarray, lengths: np.ndarray, width: int, fill: int = 0) -> np.ndarray:
+    """Each token's bytes as little-endian 64-bit words, one token per row, ``fill`` after its end.
+
+    A token's ``j``-th word is read in one step for all tokens, as eight bytes
+    from ``begin + 8 * j`` (``raw`` is a view of the block's bytes that
+    starts a word at every byte), and the bytes beyond the token's end are
+    masked. Each row has ``width`` bytes or a few more (whole words); ``width``
+    is at most ``_LONG + 8``.
+    """
+    every_byte = np.ndarray(shape=(raw.size - 7,), dtype="<u8", buffer=raw, strides=(1,))
+    n_words = max(1, -(-width // 8))
+    words = np.empty((begins.size, n_words), dtype="<u8")
+    fills = np.uint64(fill * 0x0101010101010101)
+    for j in range(n_words):
+        keep = _KEEP[np.clip(lengths - 8 * j, 0, 8)]
+        words[:, j] = (every_byte[begins + 8 * j] & keep) | (fills & ~keep)
+    return words
+
+
+def _any_word(words: np.ndarray) -> np.ndarray:
+    """Row-wise any of a (rows, few) boolean array, a column at a time (faster than a reduction)."""
+    out = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        out |= words[:, j]
+    return out
 
 
 def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
     same = np.zeros(begins.size, dtype=bool)
     if begins.size < 2:
         return same
-    if int((ends - begins).max()) <= _LONG:
-        rows = _token_rows(raw, begins, ends)
-        same[1:] = (rows[1:] == rows[:-1]).all(axis=1)
+    lengths = ends - begins
+    if int(lengths.max()) <= _LONG:
+        words = _words(raw, begins, lengths, int(lengths.max()))
+        same[1:] = words[1:, 0] == words[:-1, 0]
+        for j in range(1, words.shape[1]):
+            same[1:] &= words[1:, j] == words[:-1, j]
     else:
         tokens = [blob[b:e] for b, e in zip(begins.tolist(), ends.tolist())]
         same[1:] = [a == b for a, b in zip(tokens[1:], tokens[:-1])]
     return same
 
 
-def _texts(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray, ascii_only: bool) -> list[str]:
+def _texts(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The tokens as strings: laid out one per row, "\\n" after each, decoded and split at once."""
     if not begins.size:
         return []
-    if ascii_only and int((ends - begins).max()) <= _LONG:
-        rows = _token_rows(raw, begins, ends)
-        width = rows.shape[1]
-        return rows.view(f"S{width}").ravel().astype(f"U{width}").tolist()  # no NUL: trailing-NUL safe
-    return [blob[b:e].decode("utf-8") for b, e in zip(begins.tolist(), ends.tolist())]
+    lengths = ends - begins
+    longest = int(lengths.max())
+    if longest >= _LONG:
+        return [blob[b:e].decode("utf-8") for b, e in zip(begins.tolist(), ends.tolist())]
+    # Each row: the token, then "\n" up to one byte past the longest token.
+    rows = _words(raw, begins, lengths, longest + 1, fill=10).view(np.uint8)[:, : longest + 1]
+    # A token holds no white space, and a block is valid UTF-8 that white space never cuts,
+    # so the rows decode as one text, and its "\n"s separate exactly the tokens.
+    parts = np.ascontiguousarray(rows).tobytes().decode("utf-8").split("\n")
+    if int(lengths.min()) == longest:  # one "\n" after each token
+        parts.pop()
+        return parts
+    return list(filter(None, parts))  # shorter tokens leave empty strings between their "\n"s
 
 
 def _numbers(
@@ -195,26 +241,44 @@ def _numbers(
     if not begins.size:
         return values
     lengths = ends - begins
-    short = np.flatnonzero(lengths <= _FAST_DIGITS + 2)
+    short = lengths <= _FAST_DIGITS + 2
+    every = bool(short.all())
+    at = slice(None) if every else np.flatnonzero(short)
     plain = np.zeros(begins.size, dtype=bool)
-    if short.size:
-        chars = _token_rows(raw, begins[short], ends[short])
-        digit = (chars >= 48) & (chars <= 57)
+    if every or at.size:
+        longest = int(lengths[at].max())
+        size = lengths[at]
+        words = _words(raw, begins[at], size, longest)
+        chars = words.view(np.uint8)  # whole words: zero bytes after each token
+        digit = chars - np.uint8(48) < 10
         dot = chars == 46
-        signed = (chars[:, 0] == 45) | (chars[:, 0] == 43)
-        body = chars != 0
-        body[:, 0] &= ~signed
-        n_digits = digit.sum(axis=1)
-        ok = (~body | digit | dot).all(axis=1) & (dot.sum(axis=1) <= 1) & (n_digits >= 1)
-        mantissa = np.zeros(short.size, dtype=np.int64)
-        for column in range(chars.shape[1]):
-            mantissa = np.where(
-                digit[:, column], mantissa * 10 + (chars[:, column].astype(np.int64) - 48), mantissa
-            )
-        decimals = (digit & (np.cumsum(dot, axis=1) > 0)).sum(axis=1)
-        number = mantissa / _POWERS[decimals]
-        values[short] = np.where(chars[:, 0] == 45, -number, number)
-        plain[short] = ok & (n_digits <= _FAST_DIGITS)
+        lead = chars[:, 0]
+        signed = (lead == 45) | (lead == 43)
+        other = ~(digit | dot) & (chars != 0)  # neither digit nor point
+        other[:, 0] &= ~signed
+        # Row-wise tests as 64-bit words: a word of a mask is nonzero when any of its bytes is set,
+        # and a word of 0/1 bytes has at most one byte set when x & (x - 1) == 0.
+        has_other = _any_word(other.view(np.uint64) != 0)
+        dots = dot.view(np.uint64)
+        dotted = dots != 0
+        has_dot = _any_word(dotted)
+        one_dot = ~_any_word((dots & (dots - np.uint64(1))) != 0)  # at most one point in each word
+        for j in range(1, dotted.shape[1]):
+            one_dot &= ~(dotted[:, j] & _any_word(dotted[:, :j]))  # and not in two words
+        n_digits = size - signed - has_dot  # when no other character and at most one point
+        point = np.argmax(dot[:, :longest], axis=1) if has_dot.any() else 0
+        decimals = np.where(has_dot, size - 1 - point, 0)
+        # The digits as one whole number, column by column: times 10 and plus the digit at a
+        # digit, unchanged elsewhere. Below 2**53 every step is exact in float64.
+        times = np.uint8(1) + np.uint8(9) * digit
+        plus = (chars - np.uint8(48)) * digit
+        mantissa = np.zeros(chars.shape[0])
+        for column in range(longest):
+            mantissa *= times[:, column]
+            mantissa += plus[:, column]
+        number = mantissa / _POWERS[np.clip(decimals, 0, _POWERS.size - 1)]
+        values[at] = np.where(lead == 45, -number, number)
+        plain[at] = ~has_other & one_dot & (n_digits >= 1) & (n_digits <= _FAST_DIGITS)
     for i in np.flatnonzero(~plain).tolist():
         token = blob[int(begins[i]) : int(ends[i])]
         if not rule.pattern.fullmatch(token):
