@@ -52,98 +52,31 @@ from __future__ import annotations
 import getopt
 import math
 import os
-import re
 import sys
 from pathlib import Path
 from typing import IO, Any
+
+from .dropin_measures import (  # noqa: F401  (measure_names: the drop-in's public helper)
+    MEASURES,
+    NICKNAMES,
+    OURS,
+    RECALLS,
+    Stop,
+    decimal_number,
+    measure_names,
+    package_measures,
+    requested_measures,
+    whole_number,
+)
 
 VERSION = "10.0"
 FAKE_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10.0's one document for a missing query under -c
 DATA = Path(__file__).resolve().parent / "data"
 
-_ALL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-# trec_eval 10.0's measures for qrels and trec_results, in the order of its measure table,
-# with the kind of parameter each takes and its default: "long" cutoffs are printed
-# name_5, "double" cutoffs name_0.10, "text" parameters as written (utility_1,-1,0,0),
-# pairs (ndcg_1=3,2=9) too.
-MEASURES: dict[str, tuple[str, tuple]] = {
-    "runid": ("none", ()),
-    "num_q": ("none", ()),
-    "num_ret": ("none", ()),
-    "num_rel": ("none", ()),
-    "num_rel_ret": ("none", ()),
-    "map": ("none", ()),
-    "gm_map": ("none", ()),
-    "Rprec": ("none", ()),
-    "bpref": ("none", ()),
-    "recip_rank": ("none", ()),
-    "iprec_at_recall": ("double", _RECALLS),
-    "P": ("long", _ALL_CUTOFFS),
-    "relstring": ("text", ()),
-    "recall": ("long", _ALL_CUTOFFS),
-    "infAP": ("none", ()),
-    "gm_bpref": ("none", ()),
-    "Rprec_mult": ("double", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
-    "utility": ("text", ()),
-    "11pt_avg": ("text", ()),
-    "binG": ("none", ()),
-    "G": ("pairs", ()),
-    "dcg": ("pairs", ()),
-    "ideal_dcg": ("pairs", ()),
-    "ndcg": ("pairs", ()),
-    "ndcg_rel": ("pairs", ()),
-    "Rndcg": ("pairs", ()),
-    "ndcg_cut": ("long", _ALL_CUTOFFS),
-    "map_cut": ("long", _ALL_CUTOFFS),
-    "relative_P": ("long", _ALL_CUTOFFS),
-    "success": ("long", (1, 5, 10)),
-    "set_P": ("none", ()),
-    "set_relative_P": ("none", ()),
-    "set_recall": ("none", ()),
-    "set_map": ("none", ()),
-    "set_F": ("text", ()),
-    "num_nonrel_judged_ret": ("none", ()),
-    "rbp": ("pairs", ()),
-    "rbp_resid": ("pairs", ()),
-    "unj": ("long", (5, 10, 20)),
-}
-_OFFICIAL = [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-]
-NICKNAMES: dict[str, list[str]] = {
-    "official": _OFFICIAL,
-    "all_trec": [name for name in MEASURES if name not in ("dcg", "ideal_dcg")],
-    "set": [
-        "runid",
-        "num_q",
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "utility",
-        "set_P",
-        "set_recall",
-        "set_relative_P",
-        "set_map",
-        "set_F",
-    ],
-}
 _ZEROED_FOR_FAKE = ("num_ret", "utility", "relstring", "rbp_resid")  # and every name starting with "unj"
 _NO_RANKING = ("runid", "num_q")  # measures that never form a query's ranking (form_res_rels.c)
 _SHARED_GAINS = ("ndcg", "dcg", "ideal_dcg")  # one gain table in trec_eval 10.0 (gain_init.c)
-_DEFAULT_11PT = _RECALLS
+_DEFAULT_11PT = RECALLS
 
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = [
@@ -180,133 +113,11 @@ _LETTER = {
     "--Output_old_results_format": "-o",
     "--Zscore": "-Z",
 }
-_OURS = "trec_eval (rankmetrics): "  # the start of every line that is the drop-in's, not trec_eval's
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _PROGRESS_BYTES = 50_000_000  # a file this large shows a progress bar (on a terminal)
 
 
 def _text(name: str) -> str:
     return (DATA / name).read_text(encoding="utf-8")
-
-
-class _Stop(Exception):
-    """trec_eval would exit here with this code, after the message (to stderr)."""
-
-    def __init__(self, code: int, message: str = ""):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _whole(text: str, what: str) -> int:
-    """A flag's or cutoff's whole number; trec_eval's atol would read 'x' as 0 and '5x' as 5."""
-    if not _WHOLE.fullmatch(text.strip()):
-        raise _Stop(1, f"{_OURS}{what} must be a whole number; got {text!r}\n")
-    return int(text)
-
-
-def _number(text: str, what: str) -> float:
-    if not _DECIMAL.fullmatch(text.strip()):
-        raise _Stop(1, f"{_OURS}{what} must be a decimal number; got {text!r}\n")
-    return float(text)
-
-
-def _cutoff_name(name: str, kind: str, value: float) -> str:
-    return f"{name}_{int(value)}" if kind == "long" else f"{name}_{value:3.2f}"
-
-
-def measure_names(specs: list[str]) -> list[tuple[str, list[str]]]:
-    """The requested measures in trec_eval's table order, each with the names it prints.
-
-    ``specs`` are the values of trec_eval's ``-m`` options. Cutoffs are sorted;
-    for a measure given twice, the first ``-m`` with parameters decides.
-
-    Examples
-    --------
-    >>> measure_names(["P.10,5", "map", "P.20"])
-    [('map', ['map']), ('P', ['P_5', 'P_10'])]
-    >>> measure_names(["iprec_at_recall.0.5", "utility.1,-1,0,0"])
-    [('iprec_at_recall', ['iprec_at_recall_0.50']), ('utility', ['utility_1,-1,0,0'])]
-    """
-    return [(name, [printed for printed, _ in names]) for name, names in _requested(specs)]
-
-
-def _requested(specs: list[str]) -> list[tuple[str, list[tuple[str, Any]]]]:
-    """Each requested measure with its printed names and each name's parameter value."""
-    marked: set[str] = set()
-    parameters: dict[str, str] = {}
-    for spec in specs:
-        name, dot, given = spec.partition(".")
-        if dot:
-            parameters.setdefault(name, given)  # the first -m that gives parameters wins
-        marked.update(NICKNAMES.get(name, [name]))
-    chosen = []
-    for name, (kind, default) in MEASURES.items():
-        if name not in marked:
-            continue
-        given = parameters.get(name)
-        if kind in ("long", "double"):
-            values: list[Any] = list(default)
-            if given is not None:
-                if kind == "long":
-                    values = sorted(_whole(part, f"a cutoff of {name}") for part in given.split(","))
-                else:
-                    values = sorted(_number(part, f"a parameter of {name}") for part in given.split(","))
-                if kind == "long" and values[0] <= 0:
-                    raise _Stop(
-                        2,
-                        f"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure '{name}'\n",
-                    )
-                if len(set(values)) != len(values):
-                    raise _Stop(
-                        2,
-                        f"trec_eval: duplicate cutoffs detected\ntrec_eval: Cannot initialize measure '{name}'\n",
-                    )
-            chosen.append((name, [(_cutoff_name(name, kind, value), value) for value in values]))
-        elif given is not None and kind in ("text", "pairs"):
-            chosen.append((name, [(f"{name}_{given}", _parameter(name, kind, given))]))
-        else:
-            chosen.append((name, [(name, None)]))
-    return chosen
-
-
-def _parameter(name: str, kind: str, given: str) -> Any:
-    """trec_eval's parameter text of a measure, read as its m_*.c reads it."""
-    parts = given.split(",")
-    if name == "relstring":
-        return _whole(given, "relstring's length")
-    if kind == "text":  # utility, 11pt_avg, set_F: numbers
-        return tuple(_number(part, f"a parameter of {name}") for part in parts)
-    pairs = []
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key:
-            raise _Stop(1, f"{_OURS}the parameters of {name} are pairs level=gain; got {given!r}\n")
-        pairs.append((key.strip(), _number(value, f"a gain of {name}")))
-    return tuple(pairs)
-
-
-def _measures(requested: list[tuple[str, list[tuple[str, Any]]]]) -> dict[str, Any]:
-    """The package's Measure for each printed name, built directly from trec_eval's parameters."""
-    from ..registry import METRICS
-    from .names import Measure
-
-    cutoff_of = {m.trec_cutoff_name: m for m in METRICS.values() if m.trec_cutoff_name and m.evaluate}
-    named = {m.trec_name: m for m in METRICS.values() if m.trec_name and m.evaluate}
-    built: dict[str, Any] = {}
-    for name, printed in requested:
-        kind = MEASURES[name][0]
-        for text, value in printed:
-            if name == "runid":
-                continue
-            if kind == "long":
-                built[text] = Measure(text, cutoff_of[name], int(value))
-            elif name == "relstring":
-                built[text] = Measure(text, cutoff_of[name], value)
-            else:
-                built[text] = Measure(text, named[name], None, value)
-    return built
 
 
 def _shown(metric: Any, value: Any) -> str:
@@ -342,9 +153,9 @@ def _read(path: str, fmt: Any, stdin: IO[str] | None, err: IO[str]) -> Any:
     try:
         return files.read_as(path if stdin is None else stdin, fmt, path, bar.update if bar else None)
     except files.LinesStop as stop:
-        raise _Stop(stop.exit_code, stop.message) from None
+        raise Stop(stop.exit_code, stop.message) from None
     except ValueError as error:
-        raise _Stop(fmt.lines.read_exit, f"{_OURS}{error}\n") from None
+        raise Stop(fmt.lines.read_exit, f"{OURS}{error}\n") from None
     finally:
         if bar is not None:
             bar.close()
@@ -357,7 +168,7 @@ def _crashes(requested: list[tuple[str, list[tuple[str, Any]]]]) -> str | None:
     if len(shared) > 1 and with_gains and {"dcg", "ideal_dcg"} & {name for name, _ in shared}:
         together = ", ".join(name for name, _ in shared)
         return (
-            f"{_OURS}{together} together, with a gain map for {with_gains[0]}, make trec_eval 10.0 "
+            f"{OURS}{together} together, with a gain map for {with_gains[0]}, make trec_eval 10.0 "
             "crash (they share one gain table); ask for them in separate runs\n"
         )
     return None
@@ -369,15 +180,15 @@ def run_trec_eval(
     from . import files
 
     if options["rel_format"] != "qrels":
-        raise _Stop(1, f"{_OURS}-R {options['rel_format']}: only the rel_info format 'qrels' is supported\n")
+        raise Stop(1, f"{OURS}-R {options['rel_format']}: only the rel_info format 'qrels' is supported\n")
     if options["results_format"] != "trec_results":
-        raise _Stop(
-            1, f"{_OURS}-T {options['results_format']}: only the results format 'trec_results' is supported\n"
+        raise Stop(
+            1, f"{OURS}-T {options['results_format']}: only the results format 'trec_results' is supported\n"
         )
-    requested = _requested(options["measures"] or ["official"])
+    requested = requested_measures(options["measures"] or ["official"])
     crash = _crashes(requested)
     if crash:
-        raise _Stop(1, crash)
+        raise Stop(1, crash)
     qrels_read = _read(qrels_path, files.QRELS_TREC_EVAL_10, None, err)
     run_read = _read(run_path, files.RUN_TREC_EVAL_10, stdin if run_path.startswith("-") else None, err)
     judged = qrels_read.records
@@ -391,22 +202,22 @@ def run_trec_eval(
     # runid and num_q never look, and with nothing else a duplicate goes unnoticed (as in 10.0).
     first = next((name for name, _ in requested if name not in _NO_RANKING), None)
     complete = options["complete"]
-    stop: _Stop | None = None
+    stop: Stop | None = None
     scored: list[str] = []
     for qid in sorted(qrels, key=lambda q: q.encode("utf-8")):  # trec_eval's strcmp order
         if qid not in run and not complete:
-            stop = _Stop(rules.evaluate_exit, rules.missing_query.format(qid=qid))
+            stop = Stop(rules.evaluate_exit, rules.missing_query.format(qid=qid))
             break
         for read, fmt in ((run_read, files.RUN_TREC_EVAL_10), (qrels_read, files.QRELS_TREC_EVAL_10)):
             if first is not None and qid in read.duplicates:  # the run's are found first (form_res_rels.c)
                 message = fmt.lines.duplicate.format(docno=read.duplicates[qid], measure=first)
-                stop = _Stop(fmt.lines.evaluate_exit, message)
+                stop = Stop(fmt.lines.evaluate_exit, message)
                 break
         rules_of_qrels = files.QRELS_TREC_EVAL_10.lines
         if stop is None and first is not None and not scored and max(qrels[qid].values()) < 0:
             # The first query evaluated has no grade >= 0: trec_eval 10.0 fails here (a later such
             # query is scored normally).
-            stop = _Stop(rules_of_qrels.evaluate_exit, rules_of_qrels.no_judgement.format(measure=first))
+            stop = Stop(rules_of_qrels.evaluate_exit, rules_of_qrels.no_judgement.format(measure=first))
         if stop is not None:
             break
         scored.append(qid)
@@ -422,14 +233,14 @@ def run_trec_eval(
     if stop is not None:
         raise stop
     if not scored:
-        raise _Stop(7, "trec_eval: No queries with both results and relevance info\n")
+        raise Stop(7, "trec_eval: No queries with both results and relevance info\n")
     if options["summary"]:
         for text, _ in printed:
             if text == "runid":
                 if run_read.tag is None:  # no results line: 10.0 prints uninitialised memory
-                    raise _Stop(
+                    raise Stop(
                         2,
-                        f"{_OURS}{run_path} has no results line: trec_eval 10.0's runid is then not defined\n",
+                        f"{OURS}{run_path} has no results line: trec_eval 10.0's runid is then not defined\n",
                     )
                 out.write(_line(text, "all", tag))
             elif metric_of[text].trec_lines != "queries":
@@ -450,7 +261,7 @@ def _values(
     from .evaluate import evaluate_measures
     from .names import Measure
 
-    built = _measures(requested)
+    built = package_measures(requested)
     metric_of = {text: m.metric for text, m in built.items()}
     if not scored or not built:
         return {text: {} for text in built}, {}, metric_of
@@ -475,7 +286,7 @@ def _values(
             {qid: qrels[qid] for qid in scored}, rankings, [*built.values(), retrieved, relevant], conventions
         )
     except ValueError as error:
-        raise _Stop(1, f"{_OURS}{error}\n") from None
+        raise Stop(1, f"{OURS}{error}\n") from None
     queries = list(result.queries)
     n_retrieved = result.per_query[retrieved.name]
     n_relevant = result.per_query[relevant.name]
@@ -544,7 +355,7 @@ def main(
             given, files = getopt.gnu_getopt(argv, _SHORT, _LONG)
         except getopt.GetoptError as error:
             shown = f"invalid option -- '{error.opt}'" if error.opt else error.msg
-            raise _Stop(1, f"trec_eval: {shown}\n" + _text("trec_eval_10_usage.txt")) from None
+            raise Stop(1, f"trec_eval: {shown}\n" + _text("trec_eval_10_usage.txt")) from None
         wants_help = False
         for flag, value in given:
             flag = _LETTER.get(flag, flag)
@@ -558,55 +369,55 @@ def main(
             elif flag == "-m":
                 name, dot, parameters = value.partition(".")
                 if dot and not parameters:
-                    raise _Stop(
+                    raise Stop(
                         1,
                         f"trec_eval: improper measure in parameter '{name}'\ntrec_eval: illegal measure '{name}'\n",
                     )
                 if name not in MEASURES and name not in NICKNAMES:
                     if name in ("prefs", "all_prefs", "qrels_jg") or name.startswith("prefs_"):
-                        raise _Stop(
+                        raise Stop(
                             1,
-                            f"{_OURS}measure '{name}' is not supported: preference and qrels_jg "
+                            f"{OURS}measure '{name}' is not supported: preference and qrels_jg "
                             "measures need the prefs and qrels_jg formats\n",
                         )
-                    raise _Stop(1, f"trec_eval: illegal measure '{name}'\n")
+                    raise Stop(1, f"trec_eval: illegal measure '{name}'\n")
                 options["measures"].append(value)
             elif flag == "-c":
                 options["complete"] = True
             elif flag == "-l":
-                options["level"] = _whole(value, "-l (the relevance level)")
+                options["level"] = whole_number(value, "-l (the relevance level)")
             elif flag == "-n":
                 options["summary"] = False
             elif flag == "-J":
                 options["judged_only"] = True
             elif flag == "-M":
-                options["max_documents"] = _whole(value, "-M (documents per query)")
+                options["max_documents"] = whole_number(value, "-M (documents per query)")
             elif flag == "-N":
-                _whole(value, "-N (documents in the collection)")  # changes no measure printed here
+                whole_number(value, "-N (documents in the collection)")  # changes no measure printed here
             elif flag == "-R":
                 options["rel_format"] = value
             elif flag == "-T":
                 options["results_format"] = value
             elif flag == "-Z":
-                raise _Stop(1, f"{_OURS}-Z (z-scores) is not supported\n")
+                raise Stop(1, f"{OURS}-Z (z-scores) is not supported\n")
             elif flag == "-D":
-                raise _Stop(1, f"{_OURS}-D (trec_eval's debugging output) is not supported\n")
+                raise Stop(1, f"{OURS}-D (trec_eval's debugging output) is not supported\n")
             elif flag == "-o":
-                raise _Stop(1, f"{_OURS}-o (the old output format) is not supported\n")
+                raise Stop(1, f"{OURS}-o (the old output format) is not supported\n")
         if wants_help:
             if options["measures"]:
-                raise _Stop(
+                raise Stop(
                     1,
-                    f"{_OURS}-h with -m would add each measure's description, which the drop-in "
+                    f"{OURS}-h with -m would add each measure's description, which the drop-in "
                     "does not have; run -h alone\n",
                 )
             out.write(_text("trec_eval_10_help.txt"))
             return 0
         if len(files) != 2:
-            raise _Stop(1, _text("trec_eval_10_usage.txt"))
+            raise Stop(1, _text("trec_eval_10_usage.txt"))
         given_stdin = getattr(sys.stdin, "buffer", sys.stdin) if stdin is None else stdin  # bytes: no locale
         run_trec_eval(options, files[0], files[1], given_stdin, out, err)
-    except _Stop as stop:
+    except Stop as stop:
         out.flush()
         err.write(stop.message)
         return stop.code

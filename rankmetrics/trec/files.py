@@ -51,12 +51,11 @@ layers, each in its own module:
 from __future__ import annotations
 
 import math
-import numbers
 import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import chain, islice
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -65,6 +64,7 @@ from .. import _validation as v
 from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
+from .mappings import flatten, from_mapping
 from .records import Records, check_unique, chunked, grouped, padded_rows
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
@@ -309,7 +309,7 @@ def qrels_records(source: Any, fractional_grades: str = "error") -> Records:
     """Every judgement, grouped by query, checked: what :func:`read_qrels` nests."""
     policy = v.check_choice(fractional_grades, "fractional_grades", FRACTIONAL_GRADES)
     if isinstance(source, Mapping):
-        records, label = _from_mapping(source, QRELS), None
+        records, label = from_mapping(source, QRELS), None
     else:
         label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
         records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
@@ -325,7 +325,7 @@ def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[
     left out.
     """
     policy = v.check_choice(fractional_grades, "fractional_grades", FRACTIONAL_GRADES)
-    flat = _flatten(source) if isinstance(source, Mapping) else None
+    flat = flatten(source) if isinstance(source, Mapping) else None
     if flat is not None and (policy == "keep" or (flat[2] == np.trunc(flat[2])).all()):
         return source if all(source.values()) else {q: d for q, d in source.items() if d}
     return _nest(qrels_records(source, fractional_grades), grades=True)
@@ -345,7 +345,7 @@ def run_records(source: Any, chunk_queries: int | None, noted: dict | None = Non
     and its line. Queries without any record are left out.
     """
     if isinstance(source, Mapping):
-        yield from _from_mapping(source, RUN).chunks(chunk_queries)
+        yield from from_mapping(source, RUN).chunks(chunk_queries)
         return
     label, blocks = text_blocks(source, RUN.kind, _BLOCK_BYTES)
     parts = _noting_tags((_parse(blob, first, label, RUN) for blob, first in blocks), noted)
@@ -538,92 +538,6 @@ def _fail(text: str, line: int, label: str, fmt: _Format, found: int) -> None:
     raise ValueError(
         f"{label} line {line}: expected {expected} fields '{fmt.layout}'{extra}, found {found}: {v.show(text)}"
     )
-
-
-# ---------------------------------------------------------------- dicts
-
-
-def _flatten(nested: Mapping) -> tuple[list[str], list[str], np.ndarray] | None:
-    """Query ids, every docno and every value of ``{qid: {docno: number}}``, in order.
-
-    None when the fast route cannot vouch for the input: an id that is not
-    text or holds a NUL, an inner value that is not a dict, a value that is
-    not a finite number. The careful route then checks each entry and names
-    the bad one.
-    """
-    try:
-        qids = list(nested)
-        inner = list(nested.values())
-        docnos = list(chain.from_iterable(inner))
-        text = "".join(qids) + "".join(docnos)  # every id is text (join refuses anything else)
-        values = np.array(list(chain.from_iterable(map(dict.values, inner))))
-    except (TypeError, ValueError):
-        return None
-    if "\x00" in text or values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
-        return None
-    values = values.astype(np.float64, copy=False)
-    return (qids, docnos, values) if np.isfinite(values).all() else None
-
-
-def _from_mapping(source: Mapping, fmt: _Format) -> Records:
-    """``{qid: {docno: value}}`` as records; queries without any record are left out."""
-    flat = _flatten(source)
-    if flat is None:
-        source = _checked_mapping(source, fmt)
-        flat = _flatten(source)
-        assert flat is not None, "a checked mapping flattens"
-    qids, docnos, values = flat
-    lengths = np.fromiter(map(len, source.values()), dtype=np.int64, count=len(qids))
-    records = Records(qids, lengths, docnos, values, None)
-    return records if lengths.all() else records.take(np.flatnonzero(lengths))
-
-
-def _checked_mapping(source: Mapping, fmt: _Format) -> dict[str, dict[str, float]]:
-    """The careful route: each id as text, each value as a float, the first bad entry named."""
-    kind, what = fmt.kind, fmt.dict_value
-    checked: dict[str, dict[str, float]] = {}
-    original: dict[str, Any] = {}
-    for qid, documents in source.items():
-        name = _id_text(qid, f"{kind} query id")
-        if name in original:
-            raise ValueError(
-                f"{kind} has the queries {original[name]!r} and {qid!r}, which are the same id "
-                f"{name!r} as text; merge them"
-            )
-        original[name] = qid
-        if not isinstance(documents, Mapping):
-            raise ValueError(f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {v.show(documents)}")
-        row: dict[str, float] = {}
-        keys: dict[str, Any] = {}
-        for docno, value in documents.items():
-            text = _id_text(docno, f"{kind}[{qid!r}] document id")
-            if text in keys:
-                raise ValueError(
-                    f"{kind}[{qid!r}] lists document {keys[text]!r} and {docno!r}, which are the "
-                    f"same id {text!r} as text; each document may appear once per query"
-                )
-            keys[text] = docno
-            row[text] = _finite(value, f"{kind}[{qid!r}][{docno!r}]", what)
-        checked[name] = row
-    return checked
-
-
-def _id_text(value: Any, name: str) -> str:
-    text = str(value)
-    if "\x00" in text:
-        raise ValueError(f"a {name} must not hold a NUL character; got {v.show(value)}")
-    return text
-
-
-def _finite(value: Any, name: str, what: str) -> float:
-    number = isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, str)
-    try:
-        result = float(value) if number else math.nan
-    except OverflowError:  # an int or Fraction beyond the float range
-        result = math.inf
-    if not math.isfinite(result):
-        raise ValueError(f"{name} must be a finite number ({what}); got {v.show(value)}")
-    return result
 
 
 def _whole_grades(records: Records, label: str | None, policy: str, hint: bool = True) -> Records:
