@@ -56,11 +56,15 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
 
     options = dict(conventions)
     if options.pop("chunk_queries", None) is not None:
-        raise ValueError("chunk_queries is for one machine; on a cluster each worker holds one bucket of queries")
+        raise ValueError(
+            "chunk_queries is for one machine; on a cluster each worker holds one bucket of queries"
+        )
     like = options.pop("like", None)
     base = options.pop("conventions", None)
     measures = parse_metrics(metrics)
-    resolved = Conventions.resolve(like, base=base, **{k: options[k] for k in options if options[k] is not UNSET})
+    resolved = Conventions.resolve(
+        like, base=base, **{k: options[k] for k in options if options[k] is not UNSET}
+    )
     names = [m.name for m in measures]
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is asked for twice: {names}")
@@ -99,7 +103,9 @@ def evaluate_batch(qrels: Any, run: Any, plan: Plan) -> Any:
     if scored:
         with warnings.catch_warnings():
             # The driver warns once for the whole run; a bucket's own warning would repeat it.
-            warnings.filterwarnings("ignore", message=r".* absent from the run and skipped", category=UserWarning)
+            warnings.filterwarnings(
+                "ignore", message=r".* absent from the run and skipped", category=UserWarning
+            )
             result = evaluate_measures(qrels, run, plan.measures, plan.conventions)
         rows = {"query_id": list(result.queries)}
         missing = set(result.missing_queries)
@@ -180,7 +186,9 @@ class ClusterEvaluation:
         )
 
 
-def finish(plan: Plan, totals: Mapping[str, float], count: int, missing: list[str], unjudged: list[str]) -> tuple:
+def finish(
+    plan: Plan, totals: Mapping[str, float], count: int, missing: list[str], unjudged: list[str]
+) -> tuple:
     """The summary from the cluster's sums, and the driver's warning or error, as evaluate gives them.
 
     ``totals`` holds ``sum:<metric>`` and, for geometric means, ``log:<metric>``
