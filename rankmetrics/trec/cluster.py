@@ -65,6 +65,11 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
     resolved = Conventions.resolve(
         like, base=base, **{k: options[k] for k in options if options[k] is not UNSET}
     )
+    if resolved.ties == "input_order":
+        raise ValueError(
+            "ties='input_order' is not available on a cluster: the shuffle by query does not keep the "
+            "order of a query's rows. Use ties='docno_descending' (trec_eval) or ties='average'"
+        )
     names = [m.name for m in measures]
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is asked for twice: {names}")

@@ -140,7 +140,7 @@ def _number_column(frame: Any, kind: str, column: str) -> np.ndarray:
         at = int(np.argmax(bad))
         raise ValueError(
             f"the {kind} DataFrame's column {column!r}, row {_row(frame, at)}: must be a finite "
-            f"number; got {series.iloc[at]!r}"
+            f"number; got {series.iloc[at]}"
         )
     return values
 
