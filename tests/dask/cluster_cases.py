@@ -26,7 +26,7 @@ def every_measure() -> list[str]:
         elif m.cutoff == "required":
             candidates = [f"{base}@5"]
         elif m.cutoff == "optional":
-            candidates = [base, f"{base}@5"]
+            candidates = [base, f"{base}@5" if m.names else f"{base}_5"]
         else:
             candidates = [base]
         for name in candidates:
