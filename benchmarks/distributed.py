@@ -30,9 +30,13 @@ import threading
 import time
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
+# Run as a script, this file's folder comes first on sys.path, and its name would hide dask's
+# "distributed" package from the workers' imports: leave the folder out.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
 METRICS = ["map", "ndcg@10", "P@10", "recip_rank"]
 PER_QUERY = 100
 

@@ -96,7 +96,8 @@ def check_columns(frame: Any, kind: str, columns: tuple[str, ...]) -> None:
 
 
 def _row(frame: Any, position: int) -> str:
-    return repr(frame.index[position])
+    label = frame.index[position]
+    return repr(label.item() if hasattr(label, "item") else label)  # 3, not np.int64(3)
 
 
 def _text_column(frame: Any, kind: str, column: str) -> np.ndarray:
