@@ -35,6 +35,7 @@ clean:
 # The Spark tier: rankmetrics.spark against the local evaluate on local[2], in its own venv
 # (pyspark from PyPI is a ~456 MB sdist; it builds in about a minute). The workers run the
 # venv's Python (PYSPARK_PYTHON), with rankmetrics installed there as a built wheel.
+# pandas < 3: pyspark 4.3 warns that it does not yet fully support pandas 3.
 # Needs Java 17+; without it the tests skip, except under CI=true, where they fail.
 SPARK_VENV := .venv-spark
 SPARK_STAMP := $(SPARK_VENV)/.installed
@@ -42,7 +43,7 @@ SPARK_STAMP := $(SPARK_VENV)/.installed
 $(SPARK_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(SPARK_VENV)
 	$(SPARK_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(SPARK_VENV)/bin/python -m pip install --quiet "pyspark[sql]==4.3.0" pandas pyarrow numpy pytest hypothesis
+	$(SPARK_VENV)/bin/python -m pip install --quiet "pyspark[sql]==4.3.0" "pandas<3" pyarrow numpy pytest
 	touch $(SPARK_STAMP)
 
 .PHONY: test-spark
