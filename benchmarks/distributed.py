@@ -221,6 +221,7 @@ def main() -> None:
         "note": "seconds: from reading the Parquet files to the summary, the cluster already started; "
         "peak_mib: resident memory of the process and all of its children (workers, JVM)",
         "sizes": [],
+        "load_average_start": [round(x, 2) for x in os.getloadavg()],
     }
     engines = [("local", 1), ("dask", 1), ("dask", 2)]
     if args.spark_python:
@@ -249,6 +250,7 @@ def main() -> None:
                 if f"{engine}-2" in size["runs"]:
                     one, two = size["runs"][f"{engine}-1"]["seconds"], size["runs"][f"{engine}-2"]["seconds"]
                     size[f"{engine}_speedup_2_over_1"] = round(one / two, 3)
+            size["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
             results["sizes"].append(size)
             args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

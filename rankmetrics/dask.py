@@ -37,7 +37,15 @@ def _dask() -> Any:
     return dd
 
 
-def evaluate(qrels: Any, run: Any, metrics: Any, *, npartitions: int | None = None, **conventions: Any):
+def evaluate(
+    qrels: Any,
+    run: Any,
+    metrics: Any,
+    *,
+    npartitions: int | None = None,
+    shuffle_method: str = "tasks",
+    **conventions: Any,
+):
     """Score a run on every judged query on a dask cluster, as :func:`rankmetrics.evaluate` does locally.
 
     Parameters
@@ -52,6 +60,10 @@ def evaluate(qrels: Any, run: Any, metrics: Any, *, npartitions: int | None = No
     npartitions : positive int, optional
         How many buckets of whole queries to shuffle into. Default: as many
         as the larger input has partitions.
+    shuffle_method : {"tasks", "p2p"}, default "tasks"
+        dask's shuffle. The peer-to-peer shuffle ("p2p") uses less memory on
+        large inputs, but with distributed 2026.8 evaluating the same inputs a
+        second time in one session could hang it, so the task shuffle is the default.
     **conventions
         Every convention of :func:`rankmetrics.evaluate` (``ties``,
         ``missing``, ``judged_only``, ``max_documents``, ``reference``,
@@ -77,7 +89,7 @@ def evaluate(qrels: Any, run: Any, metrics: Any, *, npartitions: int | None = No
     parts = [_rows(dd, qrels, "qrels"), _rows(dd, run, "run")]
     n = npartitions or max(qrels.npartitions, run.npartitions)
     # One shuffle of both inputs together: a query's judgements and documents meet in one partition.
-    both = dd.concat(parts).shuffle(on="query_id", npartitions=n)
+    both = dd.concat(parts).shuffle(on="query_id", npartitions=n, shuffle_method=shuffle_method)
     meta = cluster.conform(_empty(), plan)
     rows = both.map_partitions(_evaluate_partition, plan, meta=meta).persist()
     totals = _totals(rows, plan)
