@@ -1,4 +1,8 @@
-"""A local[2] SparkSession for the Spark tier; without pyspark or Java the tests skip, under CI=true they fail."""
+"""A local[2] SparkSession for the Spark tier (make test-spark).
+
+Without pyspark (``make test``'s venv) the tests skip. With pyspark but without
+Java they skip too, except under CI=true, where the tier must run: they fail.
+"""
 
 from __future__ import annotations
 
