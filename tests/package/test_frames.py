@@ -158,3 +158,28 @@ def test_import_rankmetrics_needs_no_pandas_dask_or_pyspark():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("module", "hidden", "message"),
+    [
+        (
+            "rankmetrics.dask",
+            ("dask", "dask.dataframe"),
+            'rankmetrics.dask needs dask: pip install "rankmetrics[dask]"',
+        ),
+        (
+            "rankmetrics.spark",
+            ("pyspark", "pyspark.sql"),
+            "rankmetrics.spark needs pyspark (and pandas, pyarrow): pip",
+        ),
+    ],
+)
+def test_a_missing_engine_is_named_with_its_extra(module, hidden, message):
+    code = (
+        f"import sys\nfor name in {hidden!r}: sys.modules[name] = None  # as if not installed\n"
+        f"import {module} as engine\n"
+        "try:\n    engine.evaluate(None, None, 'map')\nexcept ImportError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith(message)
