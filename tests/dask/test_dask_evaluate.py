@@ -8,6 +8,7 @@ partitions; the shuffle by query must bring them together.
 from __future__ import annotations
 
 import importlib.util
+import logging
 import warnings
 from pathlib import Path
 
@@ -17,12 +18,29 @@ import pytest
 
 import rankmetrics as rm
 
+distributed = pytest.importorskip(
+    "distributed", reason='rankmetrics.dask needs dask: pip install "rankmetrics[dask]"'
+)
 dd = pytest.importorskip("dask.dataframe")
 rmd = pytest.importorskip("rankmetrics.dask")
 
 _spec = importlib.util.spec_from_file_location("cluster_cases", Path(__file__).with_name("cluster_cases.py"))
 cases = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cases)
+
+
+# A dask LocalCluster of two worker processes, shared by the module's tests.
+@pytest.fixture(scope="module")
+def dask_client():
+    # Two single-threaded worker processes: each partition runs in another Python than the driver.
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
 
 EVERY = cases.every_measure()
 AVERAGED = [n for n in EVERY if rm.trec.names.parse_metric(n).metric.averages_ties]
