@@ -27,7 +27,7 @@ from .. import _validation as v
 from .._arrays import sequential_sum
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns
-from . import files, presets, ranking
+from . import files, frames, presets, ranking
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
 from .evaluation import Evaluation
 from .names import Measure, known_metrics, parse_metric, parse_metrics
@@ -81,11 +81,14 @@ def evaluate(
 
     Parameters
     ----------
-    qrels : path, open file, or dict ``{qid: {docno: grade}}``
+    qrels : path, open file, dict ``{qid: {docno: grade}}``, or pandas DataFrame
         Judgements, read by :func:`read_qrels`'s reader (``.gz`` files,
-        comments and any order of lines included).
-    run : path, open file, or dict ``{qid: {docno: score}}``
-        The system's results, read by :func:`read_run`'s reader.
+        comments and any order of lines included). A DataFrame has
+        ir_measures' columns ``query_id, doc_id, relevance``
+        (:mod:`rankmetrics.trec.frames`).
+    run : path, open file, dict ``{qid: {docno: score}}``, or pandas DataFrame
+        The system's results, read by :func:`read_run`'s reader; a DataFrame
+        has the columns ``query_id, doc_id, score``.
     metrics : str or list of str
         Human names (``"ndcg@10"``, ``"p@5"``, ``"recall@100"``, ``"map"``,
         ``"map@10"``, ``"mrr"``, ``"hit_rate@10"``, ``"f1@5"``,
@@ -327,7 +330,8 @@ def evaluate_measures(
     # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
     depth = None if whole or c.ties == "average" else deepest
     qrels_given = qrels
-    qrels = files.judgements(qrels, c.fractional_grades)
+    # pandas DataFrames (ir_measures' columns) become the reader's records; files and dicts go on as they are.
+    qrels = files.judgements(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
     # unjudged="zero": a query of the run without judgements is ranked against none.
@@ -344,7 +348,7 @@ def evaluate_measures(
     in_run: set[str] = set()
     unjudged: set[str] = set()
     noted: dict[str, str] = {}  # the run file's last tag: trec_eval's runid
-    for groups in files.run_records(run, chunk_queries, noted):
+    for groups in frames.run_records(run, chunk_queries, noted):
         in_run.update(groups.qids)
         keep = [i for i, qid in enumerate(groups.qids) if qid in qrels or c.unjudged == "zero"]
         unjudged.update(qid for qid in groups.qids if qid not in qrels)

@@ -102,6 +102,12 @@ class Evaluation:
             "conventions": dict(self.conventions),
         }
 
+    def to_pandas(self) -> Any:
+        """The per-query values as a pandas DataFrame: a ``query_id`` column, then one column per metric."""
+        from .frames import per_query_frame  # pandas only when asked for
+
+        return per_query_frame(self)
+
     def to_trec_eval(self, queries: bool = True) -> str:
         """The values in trec_eval's text format: ``measure <TAB> qid|all <TAB> value``.
 

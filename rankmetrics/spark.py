@@ -1,0 +1,185 @@
+"""Evaluate a run held in Spark DataFrames, a batch of whole queries per Python call.
+
+:func:`evaluate` takes a qrels and a run Spark DataFrame with ir_measures'
+columns (``query_id, doc_id, relevance`` and ``query_id, doc_id, score``),
+gives every query a bucket (a hash of its id), and cogroups the two frames by
+bucket: each bucket, every row of each of its queries from both inputs,
+reaches one Python worker as two pandas frames (``applyInPandas``), where the
+package's own :func:`rankmetrics.evaluate` scores all of its queries at once.
+A bucket holds many queries, so there is one Python call per bucket, not per
+query. :func:`read_qrels` and :func:`read_run` read TREC files through the
+local reader's line rules.
+
+Install with ``pip install "rankmetrics[spark]"`` and the same rankmetrics
+wheel in the workers' Python (``PYSPARK_PYTHON``); a different version on a
+worker is refused. pyspark is imported only when a function is called.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .trec import cluster
+from .trec.cluster import STATUS, VALUE, ClusterEvaluation
+
+__all__ = ["ClusterEvaluation", "evaluate", "read_qrels", "read_run"]
+
+_BUCKET = "_bucket"
+
+
+def _spark() -> Any:
+    try:
+        import pyspark.sql.functions as F
+    except ImportError:
+        raise ImportError(
+            'rankmetrics.spark needs pyspark (and pandas, pyarrow): pip install "rankmetrics[spark]"'
+        ) from None
+    return F
+
+
+def evaluate(qrels: Any, run: Any, metrics: Any, *, buckets: int | None = None, **conventions: Any):
+    """Score a run on every judged query with Spark, as :func:`rankmetrics.evaluate` does locally.
+
+    Parameters
+    ----------
+    qrels : pyspark.sql.DataFrame
+        Columns ``query_id``, ``doc_id`` (strings, or integers read as their
+        digits) and ``relevance`` (numbers).
+    run : pyspark.sql.DataFrame
+        Columns ``query_id``, ``doc_id`` and ``score``.
+    metrics : str or list of str
+        As for :func:`rankmetrics.evaluate`.
+    buckets : positive int, optional
+        How many buckets of whole queries (Python calls) to make. Default:
+        ``spark.sql.shuffle.partitions``.
+    **conventions
+        Every convention of :func:`rankmetrics.evaluate`, except ``chunk_queries``.
+
+    Returns
+    -------
+    ClusterEvaluation
+        ``per_query``: a Spark DataFrame (cached), one row per query;
+        ``summary`` computed by Spark; the missing and unjudged queries.
+    """
+    F = _spark()
+    from pyspark.sql import DataFrame
+
+    plan = cluster.plan(metrics, conventions)
+    spark = None
+    for frame, kind in ((qrels, "qrels"), (run, "run")):
+        if not isinstance(frame, DataFrame):
+            raise ValueError(f"{kind} must be a pyspark.sql.DataFrame; got {type(frame).__name__}")
+        _check_schema(frame, kind)
+        spark = frame.sparkSession
+    n = buckets or int(spark.conf.get("spark.sql.shuffle.partitions"))
+    left, right = (_rows(F, frame, kind, n) for frame, kind in ((qrels, "qrels"), (run, "run")))
+    schema = _schema(plan)
+
+    def scored(judged: Any, listed: Any) -> Any:  # one bucket: every row of each of its queries
+        qrels_part = judged.rename(columns={VALUE: "relevance"}).drop(columns=[_BUCKET])
+        run_part = listed.rename(columns={VALUE: "score"}).drop(columns=[_BUCKET])
+        return cluster.evaluate_batch(qrels_part, run_part, plan)
+
+    rows = left.groupBy(_BUCKET).cogroup(right.groupBy(_BUCKET)).applyInPandas(scored, schema).cache()
+    kept = ["scored"] if plan.conventions.missing == "skip" else ["scored", "missing"]
+    evaluated = rows.filter(F.col(STATUS).isin(kept))
+    aggregates = [F.count(F.lit(1)).alias("count")]
+    for key, name, how in cluster.sums_needed(plan):
+        column = F.col(f"`{name}`")
+        value = F.log(F.greatest(column, F.lit(cluster.FLOOR))) if how == "log" else column
+        aggregates.append(F.sum(value).alias(key))
+    done = evaluated.agg(*aggregates).collect()[0].asDict()
+    ids = rows.filter(F.col(STATUS).isin("missing", "unjudged")).select("query_id", STATUS).collect()
+    missing = [r["query_id"] for r in ids if r[STATUS] == "missing"]
+    unjudged = [r["query_id"] for r in ids if r[STATUS] == "unjudged"]
+    totals = {key: float(value or 0.0) for key, value in done.items() if ":" in key}
+    summary, missing, unjudged = cluster.finish(plan, totals, int(done["count"]), missing, unjudged)
+    return ClusterEvaluation(evaluated.drop(STATUS), summary, missing, unjudged, plan.conventions)
+
+
+def _check_schema(frame: Any, kind: str) -> None:
+    from pyspark.sql import types as T
+
+    from .trec import frames
+
+    columns = frames.QRELS_COLUMNS if kind == "qrels" else frames.RUN_COLUMNS
+    present = {field.name: field.dataType for field in frame.schema.fields}
+    absent = [c for c in columns if c not in present]
+    if absent:
+        raise ValueError(
+            f"the {kind} DataFrame lacks the column{'s' if len(absent) > 1 else ''} "
+            f"{', '.join(map(repr, absent))}; a {kind} DataFrame has the columns "
+            f"{', '.join(map(repr, columns))} (ir_measures' names); it has {list(present)}"
+        )
+    for name in columns[:2]:
+        if not isinstance(present[name], (T.StringType, T.IntegerType, T.LongType, T.ShortType)):
+            raise ValueError(
+                f"the {kind} DataFrame's column {name!r} must hold text ids (string); it has type "
+                f"{present[name].simpleString()}"
+            )
+    if not isinstance(present[columns[2]], T.NumericType):
+        raise ValueError(
+            f"the {kind} DataFrame's column {columns[2]!r} must hold numbers; it has type "
+            f"{present[columns[2]].simpleString()}"
+        )
+
+
+def _rows(F: Any, frame: Any, kind: str, n: int) -> Any:
+    value = "relevance" if kind == "qrels" else "score"
+    return frame.select(
+        F.col("query_id").cast("string").alias("query_id"),
+        F.col("doc_id").cast("string").alias("doc_id"),
+        F.col(value).cast("double").alias(VALUE),
+        F.pmod(F.xxhash64(F.col("query_id").cast("string")), F.lit(n)).alias(_BUCKET),
+    )
+
+
+def _schema(plan: cluster.Plan) -> Any:
+    from pyspark.sql import types as T
+
+    fields = [T.StructField("query_id", T.StringType()), T.StructField(STATUS, T.StringType())]
+    for name in plan.names:
+        kind = T.StringType() if name in plan.text_measures else T.DoubleType()
+        fields.append(T.StructField(name, kind))
+    return T.StructType(fields)
+
+
+def read_qrels(spark: Any, path: str, *, fractional_grades: str = "error") -> Any:
+    """A TREC qrels file as a Spark DataFrame ``query_id, doc_id, relevance``, by the local reader's rules.
+
+    Spark splits the file into lines (``\\n``, ``\\r\\n``, ``\\r``; ``.gz``
+    read whole); each batch of lines is parsed by the package's tokenizer and
+    format rules (:func:`rankmetrics.trec.cluster.parse_part`), with its
+    errors. Line numbers in messages count from the batch's first line.
+    """
+    return _read(spark, path, "qrels", fractional_grades)
+
+
+def read_run(spark: Any, path: str) -> Any:
+    """A TREC run file as a Spark DataFrame ``query_id, doc_id, score``."""
+    return _read(spark, path, "run", "error")
+
+
+def _read(spark: Any, path: str, kind: str, fractional_grades: str) -> Any:
+    _spark()
+    import os
+
+    from pyspark.sql import types as T
+
+    value = "relevance" if kind == "qrels" else "score"
+    schema = T.StructType(
+        [
+            T.StructField("query_id", T.StringType()),
+            T.StructField("doc_id", T.StringType()),
+            T.StructField(value, T.DoubleType()),
+        ]
+    )
+    name = os.path.basename(path)
+
+    def parse(batches: Any) -> Any:
+        for i, batch in enumerate(batches):
+            lines = batch["value"].to_numpy(dtype=object)
+            blob = ("\n".join(lines) + "\n").encode("utf-8") if len(lines) else b""
+            yield cluster.parse_part(blob, f"{name} (a batch of lines, {i + 1})", kind, fractional_grades)
+
+    return spark.read.text(path).mapInPandas(parse, schema)

@@ -1,0 +1,172 @@
+"""pandas DataFrames as judgements and runs, with ir_measures' column names.
+
+:func:`rankmetrics.evaluate` takes a qrels DataFrame with the columns
+``query_id, doc_id, relevance`` and a run DataFrame with ``query_id, doc_id,
+score`` (the names ir_measures and pyterrier use). They become the reader's
+:class:`~rankmetrics.trec.records.Records` by array operations, never a Python
+loop over rows, and go through the same checks as a file or a dict, each
+message naming the column and the row: an id that is not text or holds a
+NUL, a grade or score that is missing or not finite, a fractional grade
+(``fractional_grades``), a document twice in one query.
+
+pandas is imported only when a DataFrame is given, so ``import rankmetrics``
+does not need it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from . import files
+from .records import Records
+
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+
+def is_frame(source: Any) -> bool:
+    """Whether ``source`` is a pandas DataFrame (checked without importing pandas)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(source, pandas.DataFrame)
+
+
+def judgements(source: Any, fractional_grades: str = "error") -> Any:
+    """A qrels DataFrame as ``{qid: {docno: grade}}``; anything else as it is, for the reader."""
+    if not is_frame(source):
+        return source
+    records = frame_records(source, "qrels", fractional_grades)
+    return files._nest(records, grades=True)
+
+
+def run_records(source: Any, chunk_queries: int | None, noted: dict | None = None) -> Iterator[Records]:
+    """A run DataFrame's records, ``chunk_queries`` queries at a time; files and dicts by the reader."""
+    if not is_frame(source):
+        yield from files.run_records(source, chunk_queries, noted)
+        return
+    yield from frame_records(source, "run").chunks(chunk_queries)
+
+
+def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Records:
+    """A qrels (``kind="qrels"``) or run (``kind="run"``) DataFrame as checked records.
+
+    Each query's rows keep their order in the frame; the queries come in
+    the order first met, as the reader groups a file.
+    """
+    import pandas as pd
+
+    columns = QRELS_COLUMNS if kind == "qrels" else RUN_COLUMNS
+    check_columns(frame, kind, columns)
+    qid_column, doc_column, value_column = columns
+    qids = _text_column(frame, kind, qid_column)
+    docnos = _text_column(frame, kind, doc_column)
+    values = _number_column(frame, kind, value_column)
+    if kind == "qrels":
+        policy = files.v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
+        values = _whole_grades(frame, values, policy)
+    duplicated = pd.DataFrame({"q": qids, "d": docnos}).duplicated(keep=False).to_numpy()
+    if duplicated.any():
+        rows = np.flatnonzero(duplicated)
+        first = int(rows[0])
+        again = int(rows[1:][(qids[rows[1:]] == qids[first]) & (docnos[rows[1:]] == docnos[first])][0])
+        raise ValueError(
+            f"{kind} DataFrame: document {docnos[first]!r} of query {qids[first]!r} appears in rows "
+            f"{_row(frame, first)} and {_row(frame, again)} ({qid_column!r}, {doc_column!r}); each "
+            "document may appear once per query"
+        )
+    codes, names = pd.factorize(qids, sort=False)  # queries in the order first met
+    order = np.argsort(codes, kind="stable")  # each query's rows keep their order
+    lengths = np.bincount(codes, minlength=len(names)).astype(np.int64)
+    return Records([str(q) for q in names], lengths, docnos[order].tolist(), values[order], None)
+
+
+def check_columns(frame: Any, kind: str, columns: tuple[str, ...]) -> None:
+    """Every expected column is there; else a ValueError naming the missing ones."""
+    present = [str(c) for c in frame.columns]
+    absent = [c for c in columns if c not in present]
+    if absent:
+        raise ValueError(
+            f"the {kind} DataFrame lacks the column{'s' if len(absent) > 1 else ''} "
+            f"{', '.join(map(repr, absent))}; a {kind} DataFrame has the columns "
+            f"{', '.join(map(repr, columns))} (ir_measures' names); it has {present}"
+        )
+
+
+def _row(frame: Any, position: int) -> str:
+    label = frame.index[position]
+    return repr(label.item() if hasattr(label, "item") else label)  # 3, not np.int64(3)
+
+
+def _text_column(frame: Any, kind: str, column: str) -> np.ndarray:
+    """An id column as an object array of str: text as it is, whole numbers as their digits."""
+    series = frame[column]
+    dtype = series.dtype
+    if dtype.kind in "iu":  # ids such as 301 (TREC topics) read as numbers: the same text
+        return series.astype(str).to_numpy(dtype=object)
+    if dtype.kind not in "OSUT" and str(dtype) not in ("string", "str"):
+        raise ValueError(
+            f"the {kind} DataFrame's column {column!r} must hold text ids (str); it has dtype {dtype}"
+        )
+    values = series.to_numpy(dtype=object)
+    is_text = np.fromiter((type(x) is str for x in values), dtype=bool, count=values.size)
+    if not is_text.all():
+        at = int(np.argmin(is_text))
+        raise ValueError(
+            f"the {kind} DataFrame's column {column!r} must hold text ids (str); row "
+            f"{_row(frame, at)} holds {files.v.show(values[at])}"
+        )
+    nul = series.str.contains("\x00", regex=False).to_numpy(dtype=bool)
+    if nul.any():
+        at = int(np.argmax(nul))
+        raise ValueError(
+            f"the {kind} DataFrame's column {column!r}, row {_row(frame, at)}: an id must not hold "
+            f"a NUL character; got {files.v.show(values[at])}"
+        )
+    return values
+
+
+def _number_column(frame: Any, kind: str, column: str) -> np.ndarray:
+    """A grade or score column as float64: numbers only, none missing, all finite."""
+    series = frame[column]
+    if series.dtype.kind not in "iuf":
+        raise ValueError(
+            f"the {kind} DataFrame's column {column!r} must hold numbers; it has dtype {series.dtype}"
+        )
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        at = int(np.argmax(bad))
+        raise ValueError(
+            f"the {kind} DataFrame's column {column!r}, row {_row(frame, at)}: must be a finite "
+            f"number; got {series.iloc[at]}"
+        )
+    return values
+
+
+def _whole_grades(frame: Any, values: np.ndarray, policy: str) -> np.ndarray:
+    fractional = values != np.trunc(values)
+    if policy == "keep" or not fractional.any():
+        return values
+    if policy == "truncate":
+        return np.trunc(values)
+    at = int(np.argmax(fractional))
+    grade = float(values[at])
+    raise ValueError(
+        f"the qrels DataFrame's column 'relevance', row {_row(frame, at)}: {grade!r} is not a whole "
+        f"grade (trec_eval would silently read it as {int(np.trunc(grade))}). Pass "
+        "fractional_grades='truncate' to read grades as trec_eval does, or fractional_grades='keep' "
+        "to use fractional grades as they are"
+    )
+
+
+def per_query_frame(evaluation: Any) -> Any:
+    """An Evaluation's per-query values as a DataFrame: one row per query, one column per metric."""
+    import pandas as pd
+
+    data: dict[str, Any] = {"query_id": list(evaluation.queries)}
+    for name, values in evaluation.per_query.items():
+        data[name] = values
+    return pd.DataFrame(data)

@@ -1,0 +1,216 @@
+"""rankmetrics.dask on a LocalCluster of two worker processes: the local evaluate is the oracle.
+
+The inputs are split into more partitions than there are workers, rows
+shuffled first, so every query's rows start out spread over several input
+partitions; the shuffle by query must bring them together.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rankmetrics as rm
+
+distributed = pytest.importorskip(
+    "distributed", reason='rankmetrics.dask needs dask: pip install "rankmetrics[dask]"'
+)
+dd = pytest.importorskip("dask.dataframe")
+rmd = pytest.importorskip("rankmetrics.dask")
+
+_spec = importlib.util.spec_from_file_location("cluster_cases", Path(__file__).with_name("cluster_cases.py"))
+cases = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cases)
+
+
+# A dask LocalCluster of two worker processes, shared by the module's tests.
+@pytest.fixture(scope="module")
+def dask_client():
+    # Two single-threaded worker processes: each partition runs in another Python than the driver.
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+EVERY = cases.every_measure()
+AVERAGED = [n for n in EVERY if rm.trec.names.parse_metric(n).metric.averages_ties]
+
+
+def _frames(qrels: pd.DataFrame, run: pd.DataFrame, n: tuple[int, int] = (5, 7)):
+    return dd.from_pandas(qrels, npartitions=n[0], sort=False), dd.from_pandas(
+        run, npartitions=n[1], sort=False
+    )
+
+
+def _local(qrels, run, names, **options):
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*absent from the run and skipped", category=UserWarning)
+        return rm.evaluate(qrels, run, names, **options)
+
+
+def _both(qrels, run, names, **options):
+    local = _local(qrels, run, names, **options)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*absent from the run and skipped", category=UserWarning)
+        remote = rmd.evaluate(*_frames(qrels, run), names, **options)
+    return local, remote
+
+
+def test_the_inputs_split_queries_across_partitions():
+    qrels, run = cases.tie_heavy(0)
+    _, parted = _frames(qrels, run)
+    homes = {}
+    for i in range(parted.npartitions):
+        for qid in parted.get_partition(i).compute()["query_id"].unique():
+            homes.setdefault(qid, set()).add(i)
+    assert sum(len(h) > 1 for h in homes.values()) > len(homes) // 2
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_measure_equals_the_local_evaluate(dask_client, seed):
+    qrels, run = cases.tie_heavy(seed)
+    local, remote = _both(qrels, run, EVERY)
+    cases.assert_same(remote.per_query.compute(), local, EVERY)
+    assert remote.missing_queries == local.missing_queries and local.missing_queries
+    assert remote.unjudged_queries == local.unjudged_queries and local.unjudged_queries
+    for name in EVERY:
+        if isinstance(local.summary[name], str):
+            assert remote.summary[name] == local.summary[name]
+        else:
+            assert remote.summary[name] == pytest.approx(local.summary[name], rel=1e-12, abs=1e-15), name
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"missing": "zero"},
+        {"judged_only": True},
+        {"max_documents": 4},
+        {"reference": "trec_eval-9"},
+        {"relevance_level": 2},
+        {"gain": "exponential", "ideal": "listed"},
+        {"denominator": "retrieved_relevant"},
+        {"score_precision": "float32"},
+        {"like": "trec_eval-9"},
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_each_convention_works_as_locally(dask_client, options):
+    qrels, run = cases.tie_heavy(3)
+    if "score_precision" in options:  # scores that tie only in 32 bits
+        run = run.assign(score=run["score"] + np.where(np.arange(len(run)) % 2, 1e-9, 0.0))
+    local, remote = _both(qrels, run, EVERY, **options)
+    cases.assert_same(remote.per_query.compute(), local, EVERY)
+    assert remote.conventions == local.conventions
+    assert remote.summary["num_rel"] == local.summary["num_rel"]
+    assert remote.summary["ap"] == pytest.approx(local.summary["ap"], rel=1e-12)
+
+
+def test_ties_average_works_as_locally(dask_client):
+    qrels, run = cases.tie_heavy(4)
+    local, remote = _both(qrels, run, AVERAGED, ties="average")
+    cases.assert_same(remote.per_query.compute(), local, AVERAGED)
+    assert remote.summary["ndcg"] == pytest.approx(local.summary["ndcg"], rel=1e-12)
+
+
+def test_missing_queries_warn_once_on_the_driver(dask_client):
+    qrels, run = cases.tie_heavy(5)
+    with pytest.warns(
+        UserWarning, match=r"^8 judged queries are absent from the run and skipped: q16, q29, q3, q42,"
+    ):
+        rm.evaluate(qrels, run, "map")
+    with pytest.warns(
+        UserWarning, match=r"^8 judged queries are absent from the run and skipped: q16, q29, q3, q42,"
+    ) as got:
+        rmd.evaluate(*_frames(qrels, run), "map")
+    assert len(got) == 1
+
+
+def test_bad_input_is_refused_naming_the_column(dask_client):
+    qrels, run = cases.tie_heavy(7, queries=10)
+    q, r = _frames(qrels, run, (2, 2))
+    with pytest.raises(ValueError, match=r"the run DataFrame lacks the column 'score'"):
+        rmd.evaluate(q, r.rename(columns={"score": "s"}), "map")
+    with pytest.raises(ValueError, match=r"qrels DataFrame's column 'relevance' must hold numbers"):
+        rmd.evaluate(q.assign(relevance="x"), r, "map")
+    with pytest.raises(ValueError, match=r"qrels must be a dask DataFrame; got DataFrame"):
+        rmd.evaluate(qrels, r, "map")
+    with pytest.raises(ValueError, match=r"chunk_queries is for one machine"):
+        rmd.evaluate(q, r, "map", chunk_queries=10)
+    with pytest.raises(ValueError, match=r"ties='input_order' is not available on a cluster"):
+        rmd.evaluate(q, r, "map", ties="input_order")
+    with pytest.raises(ValueError, match=r"unknown metric 'mapp'"):
+        rmd.evaluate(q, r, "mapp")
+    bad = dd.from_pandas(
+        run.assign(score=np.where(np.arange(len(run)) == 3, np.nan, run["score"])), npartitions=2
+    )
+    with pytest.raises(
+        ValueError, match=r"the run DataFrame's column 'score', row \d+: must be a finite number"
+    ):
+        rmd.evaluate(q, bad, "map")
+
+
+def _trec_files(tmp_path, qrels, run):
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels_lines = [f"{q} 0 {d} {g}" for q, d, g in qrels.itertuples(index=False)]
+    run_lines = [f"{q}\tQ0 {d} {i} {s!r} tag" for i, (q, d, s) in enumerate(run.itertuples(index=False))]
+    qrels_path.write_text("# judged\n" + "\n".join(qrels_lines) + "\n", encoding="utf-8")
+    run_path.write_bytes(("\r\n".join(["", "# a comment", *run_lines]) + "\r\n").encode())
+    return qrels_path, run_path
+
+
+def test_trec_files_read_in_blocks_score_as_locally(dask_client, tmp_path):
+    qrels, run = cases.tie_heavy(8)
+    qrels_path, run_path = _trec_files(tmp_path, qrels, run)
+    q = rmd.read_qrels(qrels_path, blocksize=2_000)
+    r = rmd.read_run(run_path, blocksize=3_000)
+    assert r.npartitions > 3 and q.npartitions > 3
+    local = _local(qrels_path, run_path, EVERY, missing="zero")
+    remote = rmd.evaluate(q, r, EVERY, missing="zero")
+    cases.assert_same(remote.per_query.compute(), local, [n for n in EVERY if n != "runid"])
+
+
+def test_trec_files_keep_the_local_line_rules(dask_client, tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 nan tag\n", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"run.txt line 2: the score must be a decimal number such as .*; got 'nan'"
+    ):
+        rmd.read_run(path).compute()
+    path.write_text("q1 0 d1 0.5\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"run.txt line 1: the relevance 0.5 is not a whole grade"):
+        rmd.read_qrels(path).compute()
+    assert rmd.read_qrels(path, fractional_grades="keep").compute()["relevance"].tolist() == [0.5]
+
+
+# Last: it restarts the workers.
+def test_a_worker_with_another_version_is_refused(dask_client):
+    qrels, run = cases.tie_heavy(6, queries=20)
+
+    def fake_version():
+        import rankmetrics
+
+        rankmetrics.__version__ = "0.0.0-other"
+
+    dask_client.run(fake_version)
+    try:
+        with pytest.raises(
+            RuntimeError, match=r"rankmetrics 0.0.0-other is installed on this worker but the driver"
+        ):
+            rmd.evaluate(*_frames(qrels, run), "map", missing="zero")
+    finally:
+        dask_client.restart()  # fresh worker processes: the installed version, no failed tasks remembered
+    qrels, run = cases.tie_heavy(6, queries=21)  # new data: the scheduler remembers the failed tasks' keys
+    assert rmd.evaluate(*_frames(qrels, run), "map", missing="zero").summary["map"] == pytest.approx(
+        rm.evaluate(qrels, run, "map", missing="zero").summary["map"], rel=1e-12
+    )
