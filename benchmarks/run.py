@@ -520,7 +520,10 @@ def machine(peers: set[str]) -> dict:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "rankmetrics": rankmetrics.__version__,
-        "rankmetrics_file": rankmetrics.__file__,
+        # which copy was measured, relative to this repository (outside it: the installed one)
+        "rankmetrics_file": os.path.relpath(rankmetrics.__file__, Path(__file__).resolve().parent.parent)
+        if Path(rankmetrics.__file__).resolve().is_relative_to(Path(__file__).resolve().parent.parent)
+        else "installed",
         "pytrec_eval": installed("pytrec-eval-terrier"),
         "ranx": installed("ranx"),
         "numba": installed("numba"),
