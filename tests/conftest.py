@@ -18,3 +18,7 @@ def korean_search() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# The Spark tier runs in its own environment (make test-spark: tests/spark/pytest.ini), not in make test.
+collect_ignore = ["spark"]
