@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book pdf print-pdf-packages test notebooks clean
+.PHONY: book pdf print-pdf-packages test notebooks messages clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ print-pdf-packages:
 # Re-execute every chapter notebook top to bottom in a fresh kernel (authors only).
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py
+
+# After adding or changing a text in the package: add new message ids to the Korean catalogue
+# (rankmetrics/locale/ko/LC_MESSAGES/rankmetrics.po; fill in the empty msgstr lines) and compile it.
+messages: $(STAMP)
+	$(BIN)/python tools/messages.py
 
 clean:
 	rm -rf _build

@@ -6,6 +6,7 @@ gives a plain ``float``; a 2-D array of grades gives one value per row.
 """
 
 from . import metrics  # noqa: F401  (importing any metric module registers them all, in reading order)
+from .i18n import language, set_language, use_language
 from .metrics.dcg import dcg, ndcg
 from .metrics.ordering import order_by_score
 from .metrics.rank_based import (
@@ -72,6 +73,7 @@ __all__ = [
     "hit_rate",
     "hits",
     "holm",
+    "language",
     "mae",
     "make_worksheet",
     "mean_average_precision",
@@ -87,4 +89,6 @@ __all__ = [
     "recall",
     "reciprocal_rank",
     "rmse",
+    "set_language",
+    "use_language",
 ]

@@ -119,6 +119,7 @@ PUBLIC = [
     "hit_rate",
     "hits",
     "holm",
+    "language",
     "mae",
     "make_worksheet",
     "mean_average_precision",
@@ -134,6 +135,8 @@ PUBLIC = [
     "recall",
     "reciprocal_rank",
     "rmse",
+    "set_language",
+    "use_language",
 ]
 
 
