@@ -18,8 +18,9 @@ The ``rm.explain`` step tables that chapters show (a cell ending with the explan
 are tested by name: each page shows as many of them as its notebook stores, and at
 both widths the rank column and the running sum (누적 합, or 누적 정답 수 in the
 tables of hits, where the last column is the precision at each hit) are in view in
-every row at both ends of the table's scroll, and nothing of the explanation (its
-formula lines, its summary, its convention card) sticks out of the window unscrolled.
+every row at both ends of the table's scroll, and so is the table's caption (내 순위,
+이상적 순서); nothing of the explanation (its formula lines, its summary, its convention
+card) sticks out of the window or hides its end in a box that scrolls.
 """
 
 from __future__ import annotations
@@ -243,6 +244,16 @@ for (const explanation of explanations) {
                           + `with the table scrolled to ${end ? "the end" : "the start"}`);
           }
         }
+      }
+      let caption = null;  // where the caption's words are (its box may be as wide as the table)
+      if (table.caption) {
+        const words = document.createRange();
+        words.selectNodeContents(table.caption);
+        caption = words.getBoundingClientRect();
+      }
+      if (caption && (caption.left < left - 1 || caption.right > right + 1)) {
+        problems.push(`${label}: its caption is out of view with the table scrolled to `
+                      + `${end ? "the end" : "the start"}`);
       }
       if (box) box.scrollLeft = 0;
     }
