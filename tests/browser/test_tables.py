@@ -13,11 +13,24 @@ For each visible table in the article, with every dropdown opened:
 
 The checker's choice lists are tested at both widths too: the longest choice of each
 fits in its box (the gain choice "2^등급 − 1 (exponential)" was cut at 390 px).
+
+The ``rm.explain`` step tables that chapters show (a cell ending with the explanation)
+are tested by name: each page shows as many of them as its notebook stores, and at
+both widths the rank column and the running sum (누적 합, or 누적 정답 수 in the
+tables of hits, where the last column is the precision at each hit) are in view in
+every row at both ends of the table's scroll, and so is the table's caption (내 순위,
+이상적 순서); nothing of the explanation (its formula lines, its summary, its convention
+card) sticks out of the window or hides its end in a box that scrolls.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+
+from .conftest import BOOK_ROOT, PAGES
 
 WIDTHS = ["phone", "laptop"]
 
@@ -167,3 +180,120 @@ def test_checker_choices_fit(width_name, driver, open_page, viewports):
     assert selects, "the checker drew no choice lists"
     cut = [s for s in selects if s["widest"] > s["room"]]
     assert cut == [], f"choices cut at {viewports[width_name][0]} px"
+
+
+def stored_explanations(page: str) -> int:
+    """Tables of rm.explain HTML in the outputs the page's notebook stores (0: no notebook).
+
+    Cells whose output the book removes (``remove-output``, ``remove-cell``) do not count.
+    """
+    path = (BOOK_ROOT / page).with_suffix(".ipynb")
+    if not path.exists():
+        return 0
+    tables = 0
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] != "code" or {"remove-output", "remove-cell"} & set(tags):
+            continue
+        for out in cell.get("outputs", []):
+            html = "".join(out.get("data", {}).get("text/html", ""))
+            if 'class="rankmetrics-explain"' in html:
+                tables += html.count("<table")
+    return tables
+
+
+EXPLAIN_PAGES = [page for page in PAGES if stored_explanations(page)]
+
+EXPLAIN_PROBLEMS_JS = r"""
+const viewport = document.documentElement.clientWidth;
+const main = document.querySelector("article") || document.querySelector("main") || document.body;
+const problems = [];
+const explanations = Array.from(main.querySelectorAll(".rankmetrics-explain"))
+  .filter(e => !e.closest(".rm-checker") && e.checkVisibility());
+const scroller = t => {
+  for (let el = t; el && el !== document.body; el = el.parentElement) {
+    if (["auto", "scroll"].includes(getComputedStyle(el).overflowX)) return el;
+  }
+  return null;
+};
+let tables = 0, scrolled = 0;
+for (const explanation of explanations) {
+  const title = explanation.querySelector("strong").textContent.trim();
+  for (const table of explanation.querySelectorAll("table")) {
+    tables += 1;
+    const label = `${title} «${(table.caption || {}).textContent || ""}»`;
+    const heads = Array.from(table.rows[0].cells).map(c => c.textContent.trim());
+    const rank = heads.findIndex(h => h.startsWith("순위"));
+    const running = heads.findLastIndex(h => h.startsWith("누적"));
+    if (rank < 0 || running < 0) {
+      problems.push(`${label}: no rank or running-sum column in ${JSON.stringify(heads)}`);
+      continue;
+    }
+    const box = scroller(table);
+    if (box && box.scrollWidth > box.clientWidth + 1) scrolled += 1;
+    for (const end of [0, box ? box.scrollWidth : 0]) {
+      if (box) box.scrollLeft = end;
+      const b = box ? box.getBoundingClientRect() : {left: 0};
+      const left = Math.max(b.left, 0);
+      const right = Math.min(box ? b.left + box.clientWidth : viewport, viewport);
+      for (const row of table.rows) {
+        for (const j of [rank, running]) {
+          const r = row.cells[j].getBoundingClientRect();
+          if (r.width === 0 || r.left < left - 1 || r.right > right + 1) {
+            problems.push(`${label}: «${heads[j]}» («${row.cells[j].textContent.trim()}») is out of view `
+                          + `with the table scrolled to ${end ? "the end" : "the start"}`);
+          }
+        }
+      }
+      let caption = null;  // where the caption's words are (its box may be as wide as the table)
+      if (table.caption) {
+        const words = document.createRange();
+        words.selectNodeContents(table.caption);
+        caption = words.getBoundingClientRect();
+      }
+      if (caption && (caption.left < left - 1 || caption.right > right + 1)) {
+        problems.push(`${label}: its caption is out of view with the table scrolled to `
+                      + `${end ? "the end" : "the start"}`);
+      }
+      if (box) box.scrollLeft = 0;
+    }
+  }
+  // Nothing else of the explanation leaves the window: formula lines and text either fit
+  // or scroll inside a box of their own that shows its scroll bar.
+  for (const el of explanation.querySelectorAll(":scope > :not(table)")) {
+    const what = `${title}: «${el.textContent.trim().slice(0, 30)}»`;
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1) {
+      const style = getComputedStyle(el);
+      const bar = el.offsetHeight - el.clientHeight
+                  - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth);
+      if (!["auto", "scroll"].includes(style.overflowX)) problems.push(`${what} is cut: it overflows, unscrolled`);
+      else if (bar < 3) problems.push(`${what} scrolls sideways, but its scroll bar does not show`);
+    }
+    if (r.right > viewport + 1 || r.left < -1) {
+      problems.push(`${what} (${Math.round(r.left)}..${Math.round(r.right)} px) sticks out of the ${viewport} px window`);
+    }
+  }
+}
+return {tables, scrolled, problems: [...new Set(problems)].slice(0, 12)};
+"""
+
+
+@pytest.mark.parametrize("width_name", WIDTHS)
+@pytest.mark.parametrize("explain_page", EXPLAIN_PAGES, ids=lambda p: Path(p).name)
+def test_explain_step_tables_keep_rank_and_running_sum_in_view(
+    explain_page, width_name, driver, open_page, viewports
+):
+    page = explain_page  # not `page`: conftest runs a test that takes `page` over every page
+    open_page(f"{page}.html", width_name)
+    driver.execute_script(OPEN_EVERYTHING_JS)
+    found = driver.execute_script(EXPLAIN_PROBLEMS_JS)
+    width = viewports[width_name][0]
+    assert found["tables"] == stored_explanations(page), f"{page}: step tables on the page vs in the notebook"
+    assert found["problems"] == [], f"{page} at {width} px ({found['tables']} step tables)"
+
+
+def test_the_pages_show_their_explanations():
+    """The chapters that used to print their step tables as text now store them as HTML."""
+    names = {Path(page).name for page in EXPLAIN_PAGES}
+    assert {"intro", "04_map", "05_dcg_ndcg", "misconceptions", "teachers"} <= names

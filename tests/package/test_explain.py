@@ -302,6 +302,26 @@ def test_plain_text_golden_ox_table():
     assert lines[10] == "   5     1            1        2.6 (2.585)  0.38 (0.3869)  1.88 (1.8869)"
 
 
+def test_a_displayed_explanation_carries_the_html_and_the_text_tables():
+    # A notebook cell ending with the explanation: the web book shows text/html, the printed
+    # book (myst-nb's LaTeX builder takes text/plain, never text/html) shows text/plain.
+    formatter = pytest.importorskip("IPython.core.formatters").DisplayFormatter()
+    e = explain("average_precision", [1, 0, 1, 0, 1], n_relevant=4)
+    data, _ = formatter.format(e)
+    assert data["text/html"] == e._repr_html_()
+    text = data["text/plain"].splitlines()
+    # AP over R = 4: precisions at the hits 1/1, 2/3, 3/5; (1 + 0.6667 + 0.6) / 4 = 0.5667
+    assert text[0] == "AP 단계표"
+    assert text[3:5] == [
+        "순위  등급  정답  누적 정답 수  정답 위치의 정밀도",
+        "----  ----  ----  ------------  ------------------",
+    ]
+    assert text[7] == "   3     1  O                2              0.6667"
+    assert "AP = (1 + 0.6667 + 0.6) ÷ 4 = 2.2667 ÷ 4 = 0.5667" in text
+    assert text[-1] == e.card
+    assert repr(e) == "<Explanation AP = 0.5667>"  # repr() itself stays one line
+
+
 def test_html_escapes_item_ids():
     html = explain("precision", ["<b>", "x&y"], relevant={"<b>"})._repr_html_()
     assert "&lt;b&gt;" in html and "x&amp;y" in html

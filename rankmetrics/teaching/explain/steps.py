@@ -127,7 +127,10 @@ class Explanation:
         In rounding mode: the hand result next to the exact one, and where they part.
 
     ``str(e)`` is an aligned text table for a terminal, ``e._repr_html_()`` an
-    HTML table for Jupyter, ``e.to_markdown()`` pipe tables for a document.
+    HTML table for Jupyter, ``e.to_markdown()`` pipe tables for a document. A
+    notebook cell that ends with ``e`` carries both of the first two: a web page
+    shows the HTML tables, and what cannot show HTML (a printed book, IPython in a
+    terminal) shows the text tables, not the one-line ``repr``.
     """
 
     metric: str
@@ -154,6 +157,11 @@ class Explanation:
     def __repr__(self) -> str:
         hand = "" if self.rounded is None else f", 손 계산 {hand_text(self.rounded, self.decimals)}"
         return f"<Explanation {self.label} = {exact_text(self.value)}{hand}>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # IPython's text/plain form of a displayed object. The LaTeX builder of the book
+        # (myst-nb) prints that form, so it is the text tables, as print(e) shows them.
+        printer.text(str(self))
 
     def _cell(self, row: dict[str, Any], column: Column) -> str:
         value = row.get(column.key)
