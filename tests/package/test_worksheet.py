@@ -179,6 +179,8 @@ def test_grading_a_students_answers():
         ({"seed": 1, "decimals": 28}, "decimals must be a whole number from 0 to 15"),
         ({"seed": 1, "decimals": 2.5}, "decimals must be a whole number from 0 to 15"),
         ({"seed": 1, "decimals": None}, "decimals must be a whole number from 0 to 15"),
+        ({"seed": 1, "label": 1}, "label must be one line of text"),
+        ({"seed": 1, "label": "수업 1\n숙제"}, "label must be one line of text"),
     ],
 )
 def test_bad_arguments(kwargs, message):
@@ -330,6 +332,46 @@ def test_the_seed_is_on_the_key_only(seed):
     title = f"# 랭킹 지표 학습지 답안지 (교사용, 씨앗 {seed}): DCG@K · nDCG@K · P@K · RR\n"
     assert sheet.answer_markdown.startswith(title)
     assert f"<title>랭킹 지표 학습지 답안지 (교사용, 씨앗 {seed})" in sheet.answer_html
+
+
+def test_a_label_heads_both_titles_and_changes_nothing_else():
+    # three similar sheets in a teacher's hands: the lesson is printed on each, sheet and key
+    plain, labelled = make_worksheet(7, 2, "dcg,ndcg"), make_worksheet(7, 2, "dcg,ndcg", label=" 수업 2 ")
+    assert labelled.problem_markdown.startswith("# 수업 2 · 랭킹 지표 학습지: DCG@K · nDCG@K\n")
+    assert "<title>수업 2 · 랭킹 지표 학습지: DCG@K · nDCG@K</title>" in labelled.problem_html
+    assert labelled.answer_markdown.startswith("# 수업 2 · 랭킹 지표 학습지 답안지 (교사용, 씨앗 7): DCG@K")
+    # below the title line the files are the unlabelled ones, byte for byte
+    assert labelled.problem_markdown.split("\n", 1)[1] == plain.problem_markdown.split("\n", 1)[1]
+    assert labelled.answer_markdown.split("\n", 1)[1] == plain.answer_markdown.split("\n", 1)[1]
+
+
+def test_only_a_sheet_with_grades_says_what_a_grade_means():
+    rule = "등급(관련도)이 0보다 크면 관련 항목입니다."
+    assert rule not in make_worksheet(2026, 6, "precision,recall,hit-rate,f1").problem_markdown  # O/X only
+    assert rule not in make_worksheet(11, 4, "rr,mrr").problem_markdown
+    assert rule in make_worksheet(7, 2, "dcg,ndcg").problem_markdown
+
+
+def test_an_ideal_below_the_cutoff_is_said_in_words():
+    # seed 7, problem 2: D H E G F C graded 1 2 2 2 2 3, nDCG@4. C (grade 3) is in the list but
+    # below the cutoff; "목록 밖에 관련 항목은 없습니다" was read as "nothing below rank 4 counts".
+    problem = make_worksheet(7, 2, "dcg,ndcg").problems[1]
+    assert problem.x == ["D", "H", "E", "G", "F", "C"] and problem.k == 4
+    text = make_worksheet(7, 2, "dcg,ndcg").problem_markdown
+    assert (
+        "목록의 6개 항목 밖에는 관련 항목이 없습니다. 이상적 순서는 상위 4개 밖의 항목까지, "
+        "판정된 모든 항목으로 만듭니다."
+    ) in text
+    # by hand: DCG@4 = 1 + 2/log2 3 + 2/2 + 2/log2 5; the ideal takes C: 3 + 2/log2 3 + 2/2 + 2/log2 5
+    dcg = 1 + 2 / math.log2(3) + 1 + 2 / math.log2(5)
+    idcg = 3 + 2 / math.log2(3) + 1 + 2 / math.log2(5)
+    assert problem.exact == pytest.approx(dcg / idcg, abs=1e-12)
+    # seed 0, problem 3: E G F C, nDCG@4 on all four items: nothing below the cutoff to explain
+    whole = make_worksheet(0, 4, "ndcg")
+    assert whole.problems[2].x == ["E", "G", "F", "C"] and whole.problems[2].k == 4
+    part = whole.problem_markdown.split("## 문제 3.")[1].split("## 문제 4.")[0]
+    assert "목록 밖에 관련 항목은 없습니다. 이상적 순서는 판정된 모든 항목으로 만듭니다." in part
+    assert "밖의 항목까지" not in part
 
 
 def test_the_sheet_has_a_name_and_class_line():

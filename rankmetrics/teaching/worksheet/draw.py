@@ -46,6 +46,7 @@ def make_worksheet(
     metrics: Sequence[str] | str = ("ndcg", "ap", "rr"),
     *,
     decimals: int = 3,
+    label: str = "",
 ) -> Worksheet:
     """Draw a worksheet of ``count`` problems, cycling through ``metrics``.
 
@@ -63,6 +64,9 @@ def make_worksheet(
         (function names such as ``average_precision`` work too).
     decimals : int from 0 to 15
         Decimals of the hand calculation and of the answers; 0 rounds to whole numbers.
+    label : str, optional
+        Printed in front of the title of the sheet and of the key, e.g. the lesson the sheet
+        belongs to, so that a teacher with several similar sheets can tell them apart on paper.
 
     Returns
     -------
@@ -94,6 +98,8 @@ def make_worksheet(
         )
     count = int(count)
     decimals = v.check_decimals(decimals)
+    if not isinstance(label, str) or "\n" in label:
+        raise ValueError(f"label must be one line of text, e.g. a lesson's name; got {v.show(label)}")
     names = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError("metrics is empty; name at least one metric, e.g. 'ndcg,ap,rr'")
@@ -120,7 +126,7 @@ def make_worksheet(
         seen.add(answer)
         explanation = explain(metric, x, k, decimals=decimals, **kwargs)
         problems.append(Problem(i + 1, metric, x, k, kwargs, explanation))
-    return Worksheet(int(seed), decimals, tuple(problems))
+    return Worksheet(int(seed), decimals, tuple(problems), label=label.strip())
 
 
 def _draw_inputs(metric: str, rng: np.random.Generator) -> tuple[Any, int | None, dict[str, Any]]:

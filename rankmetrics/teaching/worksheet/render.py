@@ -73,12 +73,17 @@ def _topic(sheet: Worksheet) -> str:
     return " · ".join(seen)
 
 
+def _labelled(sheet: Worksheet, title: str) -> str:
+    """The sheet's label, if any, in front of a title: "수업 1 · 랭킹 지표 학습지: ..."."""
+    return f"{sheet.label} · {title}" if sheet.label else title
+
+
 def sheet_title(sheet: Worksheet) -> str:
-    return f"랭킹 지표 학습지: {_topic(sheet)}"
+    return _labelled(sheet, f"랭킹 지표 학습지: {_topic(sheet)}")
 
 
 def key_title(sheet: Worksheet) -> str:
-    return f"랭킹 지표 학습지 답안지 (교사용, 씨앗 {sheet.seed}): {_topic(sheet)}"
+    return _labelled(sheet, f"랭킹 지표 학습지 답안지 (교사용, 씨앗 {sheet.seed}): {_topic(sheet)}")
 
 
 # ---------------------------------------------------------------------------
@@ -87,10 +92,9 @@ def key_title(sheet: Worksheet) -> str:
 
 def sheet_blocks(sheet: Worksheet) -> list[tuple]:
     d = sheet.decimals
-    rule = (
-        f"중간값은 모두 {places(d)}로 반올림하며(5 이상은 올림) 계산하고, 답도 {places(d)}로 적으세요. "
-        "등급(관련도)이 0보다 크면 관련 항목입니다."
-    )
+    rule = f"중간값은 모두 {places(d)}로 반올림하며(5 이상은 올림) 계산하고, 답도 {places(d)}로 적으세요."
+    if any(p.metric in GRADED for p in sheet.problems):  # an O/X sheet has no grades to read
+        rule += " 등급(관련도)이 0보다 크면 관련 항목입니다."
     if any(p.metric in WHOLE for p in sheet.problems):
         rule += " HR@K(적중률)는 0 또는 1이므로 답을 0이나 1로 적으세요."
     blocks: list[tuple] = [
@@ -208,6 +212,12 @@ def _problem_blocks(problem: Problem) -> list[tuple]:
             if unlisted:
                 extra = ", ".join(f"{item}(등급 {relevant[item]})" for item in unlisted)
                 text += f" 목록 밖에도 판정된 항목이 있습니다: {extra}. 이상적 순서는 판정된 모든 항목으로 만듭니다."
+            elif k is not None and k < len(x):
+                # "목록 밖" was read as "outside the top k": say that the ideal takes the items below k too
+                text += (
+                    f" 목록의 {len(x)}개 항목 밖에는 관련 항목이 없습니다. 이상적 순서는 "
+                    f"상위 {k}개 밖의 항목까지, 판정된 모든 항목으로 만듭니다."
+                )
             else:
                 text += " 목록 밖에 관련 항목은 없습니다. 이상적 순서는 판정된 모든 항목으로 만듭니다."
         blocks.append(("p", text))

@@ -62,6 +62,8 @@ class Worksheet:
     seed: int
     decimals: int
     problems: tuple[Problem, ...]
+    #: Printed in front of both titles (e.g. the lesson); empty for none.
+    label: str = ""
 
     @property
     def problem_markdown(self) -> str:
