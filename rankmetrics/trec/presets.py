@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import _
 from .conventions import PRESETS, Preset, register_preset
 
 __all__ = ["PRESETS", "LibraryPreset", "check_measures"]
@@ -74,8 +75,10 @@ def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> N
                 reasons.append(f"{m.name!r} (reproduced with {setting}={value!r} only; {why})")
     if reasons:
         raise ValueError(
-            f"like={preset!r} reproduces {', '.join(chosen.measures)}; it refuses {'; '.join(reasons)}. "
-            "Leave like= out to compute it with the package's own conventions"
+            _(
+                "like={preset!r} reproduces {measures}; it refuses {reasons}. Leave like= out to "
+                "compute it with the package's own conventions"
+            ).format(preset=preset, measures=", ".join(chosen.measures), reasons="; ".join(reasons))
         )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ...i18n import _
 from ...registry import Columns, Metric
 from ..conventions import trec_gains
 from ..ties import tie_mean
@@ -41,7 +42,15 @@ def parameter_numbers(
     if parameter is None:
         return default
     if count is not None and len(parameter) != count:
-        raise ValueError(f"{name} takes {count} number{'s' * (count > 1)}; got {len(parameter)}: {parameter}")
+        raise ValueError(
+            _("{name} takes {count} number{count_2}; got {n_parameter}: {parameter}").format(
+                name=name,
+                count=count,
+                count_2="s" * (count > 1),
+                n_parameter=len(parameter),
+                parameter=parameter,
+            )
+        )
     return tuple(parameter)
 
 
@@ -82,7 +91,7 @@ def out_of_range(
 
 def required_level(parameter: Any, name: str) -> float:
     if parameter is None:
-        raise AssertionError(f"{name} needs its level")  # parse_metric asks for one
+        raise AssertionError(_("{name} needs its level").format(name=name))  # parse_metric asks for one
     return parameter
 
 
