@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .i18n import _
+from .i18n import _, ngettext
 from .trec import cluster
 from .trec.cluster import STATUS, VALUE, ClusterEvaluation
 
@@ -112,13 +112,15 @@ def _check_schema(frame: Any, kind: str) -> None:
     absent = [c for c in columns if c not in present]
     if absent:
         raise ValueError(
-            _(
-                "the {kind} DataFrame lacks the column{absent} {absent_2}; a {kind} DataFrame has the "
-                "columns {columns} (ir_measures' names); it has {present}"
+            ngettext(
+                "the {kind} DataFrame lacks the column {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                "the {kind} DataFrame lacks the columns {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                len(absent),
             ).format(
                 kind=kind,
-                absent="s" if len(absent) > 1 else "",
-                absent_2=", ".join(map(repr, absent)),
+                absent=", ".join(map(repr, absent)),
                 columns=", ".join(map(repr, columns)),
                 present=list(present),
             )

@@ -117,7 +117,9 @@ def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = N
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
     shift = gain_shift(_row_max(top), gain)
-    values = v.check_float_range(_dcg_rows(top, gain, shift), shift, "x", f"the DCG (gain={gain!r})")
+    values = v.check_float_range(
+        _dcg_rows(top, gain, shift), shift, "x", _("the DCG (gain={gain!r})").format(gain=gain)
+    )
     return queries.finish(values)
 
 

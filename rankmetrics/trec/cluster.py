@@ -115,9 +115,7 @@ def evaluate_batch(qrels: Any, run: Any, plan: Plan) -> Any:
     if scored:
         with warnings.catch_warnings():
             # The driver warns once for the whole run; a bucket's own warning would repeat it.
-            warnings.filterwarnings(
-                "ignore", message=_(".* absent from the run and skipped"), category=UserWarning
-            )
+            warnings.filterwarnings("ignore", category=AbsentQueriesWarning)
             result = evaluate_measures(qrels, run, plan.measures, plan.conventions)
         rows = {"query_id": list(result.queries)}
         missing = set(result.missing_queries)

@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..i18n import _
+from ..i18n import N_, _
 from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
@@ -157,8 +157,8 @@ QRELS = _Format(
     docno_field=2,
     value_field=3,
     tag_field=None,
-    value=Number("relevance", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), "2, 0 or -1"),
-    dict_value="grade",
+    value=Number(N_("relevance"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), N_("2, 0 or -1")),
+    dict_value=N_("grade"),
 )
 # trec_eval's get_trec_results.c: six fields, text after them ignored; the rank field is
 # ignored too (only the score orders the documents).
@@ -171,8 +171,10 @@ RUN = _Format(
     docno_field=2,
     value_field=4,
     tag_field=5,
-    value=Number("score", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), "12.5, -3 or 1.5e-3"),
-    dict_value="score",
+    value=Number(
+        N_("score"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), N_("12.5, -3 or 1.5e-3")
+    ),
+    dict_value=N_("score"),
 )
 
 
@@ -184,7 +186,7 @@ RUN = _Format(
 # is malformed; lines are counted as trec_eval counts them, skipped ones left out.
 QRELS_TREC_EVAL_10 = replace(
     QRELS,
-    value=Number("relevance", re.compile(rb"[+-]?\d+"), "2, 0 or -1"),
+    value=Number(N_("relevance"), re.compile(rb"[+-]?\d+"), N_("2, 0 or -1")),
     lines=LineRules(
         comments="column0_once",
         blank_lines="malformed",

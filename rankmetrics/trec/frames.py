@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from . import files
 from .records import Records
 
@@ -99,13 +99,15 @@ def check_columns(frame: Any, kind: str, columns: tuple[str, ...]) -> None:
     absent = [c for c in columns if c not in present]
     if absent:
         raise ValueError(
-            _(
-                "the {kind} DataFrame lacks the column{absent} {absent_2}; a {kind} DataFrame has the "
-                "columns {columns} (ir_measures' names); it has {present}"
+            ngettext(
+                "the {kind} DataFrame lacks the column {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                "the {kind} DataFrame lacks the columns {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                len(absent),
             ).format(
                 kind=kind,
-                absent="s" if len(absent) > 1 else "",
-                absent_2=", ".join(map(repr, absent)),
+                absent=", ".join(map(repr, absent)),
                 columns=", ".join(map(repr, columns)),
                 present=present,
             )

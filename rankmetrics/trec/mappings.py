@@ -58,7 +58,7 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
 
 def _checked_mapping(source: Mapping, fmt: Any) -> dict[str, dict[str, float]]:
     """The careful route: each id as text, each value as a float, the first bad entry named."""
-    kind, what = fmt.kind, fmt.dict_value
+    kind, what = fmt.kind, _(fmt.dict_value)
     checked: dict[str, dict[str, float]] = {}
     original: dict[str, Any] = {}
     for qid, documents in source.items():

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _validation as v
-from ..i18n import _
+from ..i18n import N_, _
 from ..registry import METRICS, Metric
 from .conventions import check_level
 
@@ -346,7 +346,9 @@ def _unquoted(value: str) -> str:
 def _check_range(text: str, metric: Metric, value: Any, what: str | None = None) -> None:
     """Refuse a parameter outside the measure's defined range (its registered ``check_parameter``)."""
     numbers = [value] if isinstance(value, float) else [x[1] if isinstance(x, tuple) else x for x in value]
-    problem = next((f"{x} is not a finite number" for x in numbers if not math.isfinite(x)), None)
+    problem = next(
+        (_("{x} is not a finite number").format(x=x) for x in numbers if not math.isfinite(x)), None
+    )
     if problem is None and metric.check_parameter is not None:
         problem = metric.check_parameter(value)
     if problem:
@@ -360,12 +362,14 @@ def _check_range(text: str, metric: Metric, value: Any, what: str | None = None)
 
 
 def _form(kind: str) -> str:
-    return {
-        "cutoff": "a positive integer",
-        "level": "a number",
-        "numbers": "numbers a,b,...",
-        "gains": "pairs level=gain,...",
-    }[kind]
+    return _(
+        {
+            "cutoff": N_("a positive integer"),
+            "level": N_("a number"),
+            "numbers": N_("numbers a,b,..."),
+            "gains": N_("pairs level=gain,..."),
+        }[kind]
+    )
 
 
 def _measure(text: str, metric: Metric, kind: str, value: Any, typed: str, check_range: bool) -> Measure:

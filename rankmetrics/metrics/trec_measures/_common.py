@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...i18n import _
+from ...i18n import N_, _, ngettext
 from ...registry import Columns, Metric
 from ..conventions import trec_gains
 from ..ties import tie_mean
@@ -43,10 +43,13 @@ def parameter_numbers(
         return default
     if count is not None and len(parameter) != count:
         raise ValueError(
-            _("{name} takes {count} number{count_2}; got {n_parameter}: {parameter}").format(
+            ngettext(
+                "{name} takes {count} number; got {n_parameter}: {parameter}",
+                "{name} takes {count} numbers; got {n_parameter}: {parameter}",
+                count,
+            ).format(
                 name=name,
                 count=count,
-                count_2="s" * (count > 1),
                 n_parameter=len(parameter),
                 parameter=parameter,
             )
@@ -76,16 +79,20 @@ def out_of_range(
     (False, None)
     """
     if low is not None and high is not None:
-        interval = f"in {'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
-    elif low is not None:
-        interval = f"{'>' if open_low else '>='} {low:g}"
+        interval = f"{'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
+        message = N_("{what} must be in {interval}; got {x:g}")
     else:
-        interval = f"{'<' if open_high else '<='} {high:g}"
+        interval = (
+            f"{'>' if open_low else '>='} {low:g}"
+            if low is not None
+            else f"{'<' if open_high else '<='} {high:g}"
+        )
+        message = N_("{what} must be {interval}; got {x:g}")
     for x in values:
         below = low is not None and (x < low or (open_low and x == low))
         above = high is not None and (x > high or (open_high and x == high))
         if below or above:
-            return f"{what} must be {interval}; got {x:g}"
+            return _(message).format(what=_(what), interval=interval, x=x)
     return None
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
-from ...i18n import _
+from ...i18n import N_, _
 from ...registry import Columns, Reference
 from ..conventions import RBP_PERSISTENCE, gain_map
 from ._common import as_rows, out_of_range, per_query, tie_averaged, trec_gain_arrays, trec_measure
@@ -117,7 +117,7 @@ def _persistence_out_of_range(parameter: tuple, name: str) -> str | None:
     key that is neither p nor a grade level is refused here too.
     """
     _, p = gain_map(parameter, name, persistence=True)
-    return out_of_range([p], "p (the persistence)", 0, 1, open_low=True, open_high=True)
+    return out_of_range([p], N_("p (the persistence)"), 0, 1, open_low=True, open_high=True)
 
 
 MEASURES = (

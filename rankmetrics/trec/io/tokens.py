@@ -30,7 +30,7 @@ _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the fir
 class Number:
     """What a numeric field accepts, and how its messages name it."""
 
-    what: str  # the value's name in messages
+    what: str  # the value's name in messages (a message id: shown as _(what))
     pattern: re.Pattern[bytes]  # the spellings accepted
     spelled: str  # examples of a good value, for messages
 
@@ -296,8 +296,8 @@ def _numbers(
                 ).format(
                     label=label,
                     lines=int(lines[i]),
-                    what=rule.what,
-                    spelled=rule.spelled,
+                    what=_(rule.what),
+                    spelled=_(rule.spelled),
                     token=token.decode("utf-8"),
                 )
             )
@@ -306,6 +306,6 @@ def _numbers(
             raise ValueError(
                 _(
                     "{label} line {lines}: the {what} {token!r} is too large for a floating-point number"
-                ).format(label=label, lines=int(lines[i]), what=rule.what, token=token.decode("utf-8"))
+                ).format(label=label, lines=int(lines[i]), what=_(rule.what), token=token.decode("utf-8"))
             )
     return values
