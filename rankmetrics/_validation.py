@@ -23,14 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from .i18n import _
+from .i18n import N_, _
 
 _MAX_SHOWN = 60  # characters of a bad value shown in an error message
 
 # The largest count or cutoff: numpy's index range. Every real list is far shorter,
 # and beyond it k = 10**400 could not even be turned into a float divisor.
 MAX_COUNT = 2**63 - 1
-_FLOAT_RANGE = "the largest float is about 1.8e308"
+_FLOAT_RANGE = N_("the largest float is about 1.8e308")
 
 
 def show(value: Any) -> str:
@@ -97,8 +97,8 @@ def _as_float(item: Any, name: str, original: Any) -> float:
     if math.isinf(number) and not (isinstance(item, (float, np.floating)) or _is_infinite_decimal(item)):
         where = "" if item is original else _(" in {original}").format(original=show(original))
         raise ValueError(
-            _("{name} has {item}{where}, beyond the float range ({_FLOAT_RANGE})").format(
-                name=name, item=show(item), where=where, _FLOAT_RANGE=_FLOAT_RANGE
+            _("{name} has {item}{where}, beyond the float range ({float_range})").format(
+                name=name, item=show(item), where=where, float_range=_(_FLOAT_RANGE)
             )
         )
     return number
@@ -442,14 +442,14 @@ def check_float_range(scaled: np.ndarray, exponent: np.ndarray, name: str, what:
     where = _(" (query {i})").format(i=i) if values.size > 1 else ""
     raise ValueError(
         _(
-            "{name}: {what}{where} is about {power:.3g}e+{whole}, beyond the float range ({_FLOAT_RANGE})"
+            "{name}: {what}{where} is about {power:.3g}e+{whole}, beyond the float range ({float_range})"
         ).format(
             name=name,
             what=what,
             where=where,
             power=10 ** (power - whole),
             whole=whole,
-            _FLOAT_RANGE=_FLOAT_RANGE,
+            float_range=_(_FLOAT_RANGE),
         )
     )
 

@@ -361,15 +361,16 @@ def _check_range(text: str, metric: Metric, value: Any, what: str | None = None)
         )
 
 
+_FORMS = {  # how each kind of parameter is written; message ids
+    "cutoff": N_("a positive integer"),
+    "level": N_("a number"),
+    "numbers": N_("numbers a,b,..."),
+    "gains": N_("pairs level=gain,..."),
+}
+
+
 def _form(kind: str) -> str:
-    return _(
-        {
-            "cutoff": N_("a positive integer"),
-            "level": N_("a number"),
-            "numbers": N_("numbers a,b,..."),
-            "gains": N_("pairs level=gain,..."),
-        }[kind]
-    )
+    return _(_FORMS[kind])
 
 
 def _measure(text: str, metric: Metric, kind: str, value: Any, typed: str, check_range: bool) -> Measure:
