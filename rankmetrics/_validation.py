@@ -421,12 +421,17 @@ def check_probability(value: Any, name: str) -> float:
     return number
 
 
-def check_float_range(scaled: np.ndarray, exponent: np.ndarray, name: str, what: str) -> np.ndarray:
+def check_float_range(
+    scaled: np.ndarray, exponent: np.ndarray, name: str, what: str, **fields: Any
+) -> np.ndarray:
     """``scaled * 2**exponent`` per entry, or a ValueError when a value lies beyond the float range.
 
     Metrics that could overflow compute with numbers scaled by a power of two
     (exact in binary floating point) and scale back here, so an overflow is
     always reported, never returned as inf.
+
+    ``what`` is a message id (``N_("the mean squared error")``), translated and formatted with
+    ``fields`` only when the error is raised.
     """
     scaled = np.asarray(scaled, dtype=float)
     exponent = np.broadcast_to(np.asarray(exponent), scaled.shape)
@@ -445,7 +450,7 @@ def check_float_range(scaled: np.ndarray, exponent: np.ndarray, name: str, what:
             "{name}: {what}{where} is about {power:.3g}e+{whole}, beyond the float range ({float_range})"
         ).format(
             name=name,
-            what=what,
+            what=_(what).format(**fields),
             where=where,
             power=10 ** (power - whole),
             whole=whole,

@@ -243,6 +243,8 @@ class Conventions(Mapping):
         else:
             chosen = {}
             if preset is not None:
+                from . import presets  # noqa: F401  (registers the library presets on first use)
+
                 if not isinstance(preset, str) or preset not in PRESETS:
                     offered = ", ".join(map(repr, PRESETS)) or _("none")
                     raise ValueError(

@@ -211,3 +211,19 @@ def _scan_source(source: str) -> list[str]:
 )
 def test_the_scan_finds_what_a_person_reads(source, expected):
     assert _scan_source(source) == expected
+
+
+def test_no_function_hides_the_translator():
+    # `top, _ = cutoff(...)` inside a function that also calls _() would make _ a number there.
+    hidden = []
+    for file in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            nodes = list(ast.walk(function))
+            binds = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in nodes)
+            calls = any(isinstance(n, ast.Call) and _name(n.func) == "_" for n in nodes)
+            if binds and calls:
+                hidden.append(f"{file.relative_to(ROOT)}:{function.lineno} {function.name}")
+    assert hidden == []

@@ -1,0 +1,40 @@
+"""What counts as an English sentence in a Korean output line (the CLI's tests use it).
+
+A run of two or more English words (ASCII letters only, separated by spaces) is a sentence
+fragment, once the names and values a person typed are taken out: the command line's own
+arguments, quoted values ('B:l', "nope"), and tokens with code in them (n_relevant=1,
+--relevant, trec_eval -c, nDCG@10, log2(rank+1)), which are names, not words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_WORD = re.compile(r"[A-Za-z]+[,.;:)]?")
+
+
+def english_runs(text: str, typed: Iterable[str] = ()) -> list[str]:
+    """The runs of 2+ English words in ``text`` outside what the user typed.
+
+    >>> english_runs("rankmetrics ndcg: 오류: k에는 양의 정수나 None을 주세요; 받은 값: 0", ["ndcg"])
+    []
+    >>> english_runs("rankmetrics ndcg: 오류: k must be a positive integer or None; got 0", ["ndcg"])
+    ['k must be a positive integer or None; got']
+    """
+    for token in sorted((t for t in typed if t.strip()), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(token)}(?![\w-])", " ", text)
+    text = _QUOTED.sub(" ", text)
+    runs, current = [], []
+    for token in text.split():
+        if _WORD.fullmatch(token):
+            current.append(token)
+            continue
+        if len(current) >= 2:
+            runs.append(" ".join(current))
+        current = []
+    if len(current) >= 2:
+        runs.append(" ".join(current))
+    # A run that starts the line is the program's name and command ("rankmetrics ndcg:").
+    return [run for run in runs if not re.fullmatch(r"rankmetrics( [a-z_-]+)?:", run)]
