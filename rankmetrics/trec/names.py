@@ -47,7 +47,9 @@ def known_metrics() -> str:
                 trec.append(m.trec_name + _PARAMETER_FORMS[m.parameter])
         if m.trec_cutoff_name:
             trec.append(f"{m.trec_cutoff_name}_k")
-    return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
+    return _("{names}; trec_eval's {trec_names}").format(
+        names=", ".join(dict.fromkeys(human)), trec_names=", ".join(dict.fromkeys(trec))
+    )
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 A run of two or more English words (ASCII letters only, separated by spaces) is a sentence
 fragment, once the names and values a person typed are taken out: the command line's own
-arguments, quoted values ('B:l', "nope"), and tokens with code in them (n_relevant=1,
+arguments, quoted values ('B:l', "nope"), the program and a command (``rankmetrics ndcg``,
+in an example or a help hint), and tokens with code in them (n_relevant=1,
 --relevant, trec_eval -c, nDCG@10, log2(rank+1)), which are names, not words.
 """
 
@@ -12,7 +13,8 @@ import re
 from collections.abc import Iterable
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-_WORD = re.compile(r"[A-Za-z]+[,.;:)]?")
+_COMMAND = re.compile(r"\brankmetrics(?: (?:[a-z][a-z_-]*|<[^>]+>))?")  # the program and a command: names
+_WORD = re.compile(r"[A-Za-z]*[a-z][A-Za-z]*[,.;:]?")  # ALL-CAPS (QRELS, RUN) is a placeholder
 
 
 def english_runs(text: str, typed: Iterable[str] = ()) -> list[str]:
@@ -26,15 +28,16 @@ def english_runs(text: str, typed: Iterable[str] = ()) -> list[str]:
     for token in sorted((t for t in typed if t.strip()), key=len, reverse=True):
         text = re.sub(rf"(?<![\w-]){re.escape(token)}(?![\w-])", " ", text)
     text = _QUOTED.sub(" ", text)
-    runs, current = [], []
-    for token in text.split():
-        if _WORD.fullmatch(token):
-            current.append(token)
-            continue
-        if len(current) >= 2:
-            runs.append(" ".join(current))
-        current = []
-    if len(current) >= 2:
-        runs.append(" ".join(current))
-    # A run that starts the line is the program's name and command ("rankmetrics ndcg:").
-    return [run for run in runs if not re.fullmatch(r"rankmetrics( [a-z_-]+)?:", run)]
+    text = _COMMAND.sub(" ", text)
+    runs: list[str] = []
+    for line in text.splitlines():  # a run never crosses a line
+        current: list[str] = []
+        for token in [*line.split(), ""]:
+            word = _WORD.fullmatch(token) is not None
+            if word:
+                current.append(token)
+            if not word or token.endswith(","):  # a comma ends a run: "table, tsv, csv" lists names
+                if len(current) >= 2:
+                    runs.append(" ".join(current))
+                current = []
+    return runs

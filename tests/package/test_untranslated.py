@@ -222,7 +222,9 @@ def test_no_function_hides_the_translator():
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             nodes = list(ast.walk(function))
-            binds = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in nodes)
+            binds = any(
+                isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in nodes
+            )
             calls = any(isinstance(n, ast.Call) and _name(n.func) == "_" for n in nodes)
             if binds and calls:
                 hidden.append(f"{file.relative_to(ROOT)}:{function.lineno} {function.name}")
