@@ -287,7 +287,7 @@ class Conventions(Mapping):
 
     def card(self) -> str:
         """A text table of every setting, its value and where it came from."""
-        rows = [[name, _shown(name, self[name]), self.source(name)] for name in self]
+        rows = [[name, _shown(name, self[name]), _source_shown(self.source(name))] for name in self]
         return text_table([_("setting"), _("value"), _("from")], rows, ["left", "left", "left"])
 
     # Mapping: the settings by name (preset and sources are not settings).
@@ -309,8 +309,18 @@ def _setting_names() -> tuple[str, ...]:
 
 def _shown(name: str, value: Any) -> str:
     if name == "max_documents" and value is None:
-        return "None (all)"
+        return _("None (all)")
     return str(value)
+
+
+def _source_shown(source: str) -> str:
+    """Where a setting came from, in the reader's language (``source()`` itself returns the key)."""
+    kind, _space, name = source.partition(" ")
+    if kind == "preset":
+        return _("preset {name}").format(name=name)
+    if kind == "reference":
+        return _("reference {name}").format(name=name)
+    return _("argument") if source == "argument" else _("default")
 
 
 def check_level(level: Any) -> float:
