@@ -220,7 +220,9 @@ class Comparison:
         return text_table(header, rows) + "\n" + self._caption()
 
     def __repr__(self) -> str:
-        return f"<Comparison: {len(self.queries)} queries, metrics {list(self.results)}>"
+        return _("<Comparison: {count} queries, metrics {metrics}>").format(
+            count=len(self.queries), metrics=list(self.results)
+        )
 
     def _repr_html_(self) -> str:
         header, rows = self._table()

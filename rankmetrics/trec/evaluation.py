@@ -217,7 +217,11 @@ class Evaluation:
         return text_table(header, body, footer=total) + "\n" + self._caption()
 
     def __repr__(self) -> str:
-        return f"<Evaluation: {len(self.queries)} queries, metrics {list(self.metrics)}>"
+        return ngettext(
+            "<Evaluation: {count} query, metrics {metrics}>",
+            "<Evaluation: {count} queries, metrics {metrics}>",
+            len(self.queries),
+        ).format(count=len(self.queries), metrics=list(self.metrics))
 
     def _repr_html_(self) -> str:
         header, body, total = self._table()
