@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from korean_output import english_runs
 
 import rankmetrics as rm
-from korean_output import english_runs
 from rankmetrics import cli
 
 

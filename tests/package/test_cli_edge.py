@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from korean_output import english_runs
+
 from rankmetrics import cli
 
 HANGUL = re.compile("[\uac00-\ud7a3]")

@@ -7,9 +7,9 @@ import io
 import json
 
 import pytest
+from korean_output import english_runs
 
 import rankmetrics as rm
-from korean_output import english_runs
 from rankmetrics import cli
 
 
