@@ -156,3 +156,24 @@ def test_argparse_3_10s_untranslated_argument_prefix_is_translated():
             _argparse_texts.argument_error("인자 --k: 값이 하나 필요합니다")
             == "인자 --k: 값이 하나 필요합니다"
         )
+
+
+def test_the_trec_eval_drop_in_speaks_trec_evals_english_whatever_the_language(tmp_path, monkeypatch):
+    # Its refusals are compared byte for byte by the scripts it replaces (tests/package/test_dropin.py).
+    import io
+
+    from rankmetrics.trec import dropin
+
+    (tmp_path / "x.qrels").write_text("q1 0 d1 1\nq1 0 d2 0.5\n")
+    (tmp_path / "x.run").write_text("q1 Q0 d1 1 1 r\n")
+    expected = (
+        "trec_eval (rankmetrics): x.qrels line 2: the relevance 0.5 is not a whole grade "
+        "(trec_eval would silently read it as 0)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RANKMETRICS_LANG", "ko")
+    with rm.use_language("ko"):
+        stderr = io.StringIO()
+        assert dropin.main(["x.qrels", "x.run"], io.StringIO(), stderr, io.StringIO("")) == 2
+        assert stderr.getvalue() == expected
+        assert rm.language() == "ko"  # and the caller's language is back
