@@ -34,7 +34,14 @@ def font_files() -> list[Path]:
 
 
 def setup() -> None:
-    """Register the Korean font and the book's plotting defaults."""
+    """Speak Korean, register the Korean font and the book's plotting defaults.
+
+    rankmetrics speaks English unless told otherwise; the book is Korean, so every table
+    header, footer, warning and refusal a chapter prints comes from the Korean catalogue.
+    """
+    import rankmetrics
+
+    rankmetrics.set_language("ko")
     # matplotlib logs "building the font cache" on a fresh machine; keep it out of outputs.
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     import matplotlib as mpl

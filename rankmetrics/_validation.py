@@ -23,12 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import N_, _
+
 _MAX_SHOWN = 60  # characters of a bad value shown in an error message
 
 # The largest count or cutoff: numpy's index range. Every real list is far shorter,
 # and beyond it k = 10**400 could not even be turned into a float divisor.
 MAX_COUNT = 2**63 - 1
-_FLOAT_RANGE = "the largest float is about 1.8e308"
+_FLOAT_RANGE = N_("the largest float is about 1.8e308")
 
 
 def show(value: Any) -> str:
@@ -43,10 +45,16 @@ def to_float_array(value: Any, name: str, item_ids: bool = False) -> np.ndarray:
     string gets a hint.
     """
     if isinstance(value, (str, bytes)):
-        raise ValueError(f"{name} must be a sequence of numbers; got the string {show(value)}")
+        raise ValueError(
+            _("{name} must be a sequence of numbers; got the string {value}").format(
+                name=name, value=show(value)
+            )
+        )
     if isinstance(value, (set, frozenset, Mapping)):
         raise ValueError(
-            f"{name} must be an ordered sequence of numbers, not a {type(value).__name__}; got {show(value)}"
+            _("{name} must be an ordered sequence of numbers, not a {type}; got {value}").format(
+                name=name, type=type(value).__name__, value=show(value)
+            )
         )
     try:
         array = np.asarray(value)
@@ -54,10 +62,12 @@ def to_float_array(value: Any, name: str, item_ids: bool = False) -> np.ndarray:
         array = None
     if array is None or (array.dtype == object and _is_ragged(value)):
         raise ValueError(
-            f"{name} is a ragged nested list (rows of different lengths); got {show(value)}. "
-            "A 2-D batch needs rows of equal length: pad each row with zeros (non-relevant), "
-            "or pass the queries as a list to mean_average_precision / mean_reciprocal_rank, "
-            "or call the metric once per query."
+            _(
+                "{name} is a ragged nested list (rows of different lengths); got {value}. A 2-D batch "
+                "needs rows of equal length: pad each row with zeros (non-relevant), or pass the "
+                "queries as a list to mean_average_precision / mean_reciprocal_rank, or call the "
+                "metric once per query."
+            ).format(name=name, value=show(value))
         )
     if array.dtype.kind == "b":
         return array.astype(float)
@@ -85,8 +95,12 @@ def _as_float(item: Any, name: str, original: Any) -> float:
     except ValueError:  # Decimal("sNaN"): not a number at all
         number = math.nan
     if math.isinf(number) and not (isinstance(item, (float, np.floating)) or _is_infinite_decimal(item)):
-        where = "" if item is original else f" in {show(original)}"
-        raise ValueError(f"{name} has {show(item)}{where}, beyond the float range ({_FLOAT_RANGE})")
+        where = "" if item is original else _(" in {original}").format(original=show(original))
+        raise ValueError(
+            _("{name} has {item}{where}, beyond the float range ({float_range})").format(
+                name=name, item=show(item), where=where, float_range=_(_FLOAT_RANGE)
+            )
+        )
     return number
 
 
@@ -97,11 +111,13 @@ def _is_infinite_decimal(item: Any) -> bool:
 def _not_a_number(name: str, bad: Any, original: Any, item_ids: bool = False) -> ValueError:
     hint = ""
     if isinstance(bad, str) and bad.upper() in ("O", "X"):
-        hint = " (O/X marks are read by the command line; in Python write 1 for O and 0 for X)"
+        hint = _(" (O/X marks are read by the command line; in Python write 1 for O and 0 for X)")
     elif isinstance(bad, str) and item_ids:
-        hint = " (to score item ids, pass the judgements too: relevant={...})"
+        hint = _(" (to score item ids, pass the judgements too: relevant={...})")
     return ValueError(
-        f"{name} must contain only numbers (or True/False); found {show(bad)} in {show(original)}{hint}"
+        _("{name} must contain only numbers (or True/False); found {bad} in {original}{hint}").format(
+            name=name, bad=show(bad), original=show(original), hint=hint
+        )
     )
 
 
@@ -124,7 +140,11 @@ def _first_non_numeric(value: Any) -> Any:
 def check_finite(array: np.ndarray, name: str, original: Any) -> None:
     if not np.all(np.isfinite(array)):
         bad = array[~np.isfinite(array)].ravel()[0]
-        raise ValueError(f"{name} must be finite numbers; found {float(bad)!r} in {show(original)}")
+        raise ValueError(
+            _("{name} must be finite numbers; found {bad!r} in {original}").format(
+                name=name, bad=float(bad), original=show(original)
+            )
+        )
 
 
 def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids: bool = False) -> np.ndarray:
@@ -137,22 +157,32 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids:
     array = to_float_array(x, name, item_ids)
     if array.ndim == 0:
         raise ValueError(
-            f"{name} must be a sequence of grades in ranked order, not a single number; got {show(x)}"
+            _("{name} must be a sequence of grades in ranked order, not a single number; got {x}").format(
+                name=name, x=show(x)
+            )
         )
     if array.ndim > 2 or (array.ndim == 2 and not allow_batch):
-        allowed = "1-D (one query) or 2-D (one query per row)" if allow_batch else "1-D"
-        raise ValueError(f"{name} must be {allowed}; got an array of shape {array.shape}")
+        allowed = _("1-D (one query) or 2-D (one query per row)") if allow_batch else "1-D"
+        raise ValueError(
+            _("{name} must be {allowed}; got an array of shape {shape}").format(
+                name=name, allowed=allowed, shape=array.shape
+            )
+        )
     if array.size == 0:
-        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {show(x)}")
+        raise ValueError(
+            _("{name} is empty; a ranking needs at least one item; got {x}").format(name=name, x=show(x))
+        )
     # Fast path for large batches: one comparison pass catches negatives and NaN,
     # the maximum catches +inf; the precise message is only built on failure.
     if not ((array >= 0).all() and np.isfinite(array.max())):
         check_finite(array, name, x)
         bad = array[array < 0].ravel()[0]
         raise ValueError(
-            f"{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
-            f"in {show(x)}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is "
-            "accepted in the ranking + relevant={id: grade} form, where it counts as non-relevant.)"
+            _(
+                "{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
+                "in {x}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is accepted "
+                "in the ranking + relevant={{id: grade}} form, where it counts as non-relevant.)"
+            ).format(name=name, bad=bad, x=show(x))
         )
     return array
 
@@ -168,11 +198,17 @@ def check_k(k: Any, name: str = "k") -> int | None:
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or k < 1:
         hint = ""
         if isinstance(k, (set, frozenset, list, tuple, Mapping)):
-            hint = " (to give the relevant items, use the keyword: relevant=...)"
-        raise ValueError(f"{name} must be a positive integer or None; got {show(k)}{hint}")
+            hint = _(" (to give the relevant items, use the keyword: relevant=...)")
+        raise ValueError(
+            _("{name} must be a positive integer or None; got {k}{hint}").format(
+                name=name, k=show(k), hint=hint
+            )
+        )
     if k > MAX_COUNT:
-        hint = "; k=None keeps the whole list" if name == "k" else ""
-        raise ValueError(f"{name} must be at most 2**63 - 1; got {show(k)}{hint}")
+        hint = _("; k=None keeps the whole list") if name == "k" else ""
+        raise ValueError(
+            _("{name} must be at most 2**63 - 1; got {k}{hint}").format(name=name, k=show(k), hint=hint)
+        )
     return int(k)
 
 
@@ -185,13 +221,23 @@ def check_decimals(value: Any, name: str = "decimals") -> int:
     0 rounds to whole numbers. numpy integers are accepted; booleans are not counts.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {show(value)}")
+        raise ValueError(
+            _("{name} must be a whole number from 0 to {MAX_DECIMALS}; got {value}").format(
+                name=name, MAX_DECIMALS=MAX_DECIMALS, value=show(value)
+            )
+        )
     if value < 0:
-        raise ValueError(f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {show(value)}")
+        raise ValueError(
+            _("{name} must be a whole number from 0 to {MAX_DECIMALS}; got {value}").format(
+                name=name, MAX_DECIMALS=MAX_DECIMALS, value=show(value)
+            )
+        )
     if value > MAX_DECIMALS:
         raise ValueError(
-            f"{name} must be a whole number from 0 to {MAX_DECIMALS}; got {show(value)} "
-            "(a float carries about 15 significant digits, so more places would only show noise)"
+            _(
+                "{name} must be a whole number from 0 to {MAX_DECIMALS}; got {value} (a float carries "
+                "about 15 significant digits, so more places would only show noise)"
+            ).format(name=name, MAX_DECIMALS=MAX_DECIMALS, value=show(value))
         )
     return int(value)
 
@@ -199,7 +245,11 @@ def check_decimals(value: Any, name: str = "decimals") -> int:
 def check_choice(value: Any, name: str, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {show(value)}")
+        raise ValueError(
+            _("{name} must be one of {choices}; got {value}").format(
+                name=name, choices=", ".join(map(repr, choices)), value=show(value)
+            )
+        )
     return value
 
 
@@ -211,24 +261,38 @@ def check_n_relevant(n_relevant: Any, present: np.ndarray, name: str = "n_releva
     values = to_float_array(n_relevant, name)
     _refuse_bools(n_relevant, name)
     if values.ndim > 1:
-        raise ValueError(f"{name} must be a number or one number per query; got shape {values.shape}")
+        raise ValueError(
+            _("{name} must be a number or one number per query; got shape {shape}").format(
+                name=name, shape=values.shape
+            )
+        )
     values = np.broadcast_to(values, present.shape) if values.ndim == 0 else values
     if values.shape != present.shape:
         raise ValueError(
-            f"{name} must give one number per query ({present.size}); got {values.size}: {show(n_relevant)}"
+            _("{name} must give one number per query ({size}); got {size_2}: {n_relevant}").format(
+                name=name, size=present.size, size_2=values.size, n_relevant=show(n_relevant)
+            )
         )
     check_finite(values, name, n_relevant)
     if np.any(values != np.round(values)) or np.any(values < 0):
         bad = values[(values != np.round(values)) | (values < 0)][0]
-        raise ValueError(f"{name} must be a non-negative whole number; got {bad:g}")
+        raise ValueError(
+            _("{name} must be a non-negative whole number; got {bad:g}").format(name=name, bad=bad)
+        )
     if np.any(values > MAX_COUNT):
-        raise ValueError(f"{name} must be at most 2**63 - 1; got {values[values > MAX_COUNT][0]:g}")
+        raise ValueError(
+            _("{name} must be at most 2**63 - 1; got {values:g}").format(
+                name=name, values=values[values > MAX_COUNT][0]
+            )
+        )
     short = values < present
     if np.any(short):
         i = int(np.argmax(short))
         raise ValueError(
-            f"{name}={values[i]:g} is smaller than the {int(present[i])} relevant items already "
-            "in the ranking; it must count every relevant item, listed or not"
+            _(
+                "{name}={values:g} is smaller than the {present} relevant items already in the "
+                "ranking; it must count every relevant item, listed or not"
+            ).format(name=name, values=values[i], present=int(present[i]))
         )
     return values.astype(float)
 
@@ -240,39 +304,67 @@ def _refuse_bools(value: Any, name: str) -> None:
     else:
         has_bool = any(isinstance(item, (bool, np.bool_)) for item in np.asarray(value, dtype=object).ravel())
     if has_bool:
-        raise ValueError(f"{name} must be a whole number (a count), not True/False; got {show(value)}")
+        raise ValueError(
+            _("{name} must be a whole number (a count), not True/False; got {value}").format(
+                name=name, value=show(value)
+            )
+        )
 
 
 def check_ranking(ranking: Any, name: str = "ranking") -> list[Hashable]:
     """Item ids in ranked order: non-empty, hashable, no duplicates."""
     if isinstance(ranking, (str, bytes)):
         raise ValueError(
-            f"{name} must be a sequence of item ids, not a single string; got {show(ranking)} "
-            "(write list('ABCDE') or ['A', 'B', ...])"
+            _(
+                "{name} must be a sequence of item ids, not a single string; got {ranking} (write "
+                "list('ABCDE') or ['A', 'B', ...])"
+            ).format(name=name, ranking=show(ranking))
         )
     if isinstance(ranking, (set, frozenset, Mapping)):
-        raise ValueError(f"{name} must be ordered (a list or tuple), not a {type(ranking).__name__}")
+        raise ValueError(
+            _("{name} must be ordered (a list or tuple), not a {type}").format(
+                name=name, type=type(ranking).__name__
+            )
+        )
     if isinstance(ranking, np.ndarray):
         if ranking.ndim != 1:
-            raise ValueError(f"{name} must be 1-D (one query); got an array of shape {ranking.shape}")
+            raise ValueError(
+                _("{name} must be 1-D (one query); got an array of shape {shape}").format(
+                    name=name, shape=ranking.shape
+                )
+            )
         items = ranking.tolist()
     else:
         try:
             items = list(ranking)
         except TypeError:
-            raise ValueError(f"{name} must be a sequence of item ids; got {show(ranking)}") from None
+            raise ValueError(
+                _("{name} must be a sequence of item ids; got {ranking}").format(
+                    name=name, ranking=show(ranking)
+                )
+            ) from None
     if not items:
-        raise ValueError(f"{name} is empty; a ranking needs at least one item; got {show(ranking)}")
+        raise ValueError(
+            _("{name} is empty; a ranking needs at least one item; got {ranking}").format(
+                name=name, ranking=show(ranking)
+            )
+        )
     seen: dict[Hashable, int] = {}
     for position, item in enumerate(items, start=1):
         try:
             first = seen.setdefault(item, position)
         except TypeError:
-            raise ValueError(f"{name} contains an unhashable id {show(item)} at rank {position}") from None
+            raise ValueError(
+                _("{name} contains an unhashable id {item} at rank {position}").format(
+                    name=name, item=show(item), position=position
+                )
+            ) from None
         if first != position:
             raise ValueError(
-                f"{name} contains the id {show(item)} twice (ranks {first} and {position}); "
-                "each item may appear once"
+                _(
+                    "{name} contains the id {item} twice (ranks {first} and {position}); each item may "
+                    "appear once"
+                ).format(name=name, item=show(item), first=first, position=position)
             )
     return items
 
@@ -284,29 +376,37 @@ def check_relevant(relevant: Any, name: str = "relevant") -> dict[Hashable, floa
     """
     if isinstance(relevant, (str, bytes)):
         raise ValueError(
-            f"{name} must be a collection of ids or a mapping {{id: grade}}, not a string; got {show(relevant)}"
+            _(
+                "{name} must be a collection of ids or a mapping {{id: grade}}, not a string; got {relevant}"
+            ).format(name=name, relevant=show(relevant))
         )
     if isinstance(relevant, Mapping):
         judged: dict[Hashable, float] = {}
         for item, grade in relevant.items():
             where = f"{name}[{item!r}]"
             if not isinstance(grade, (bool, np.bool_, numbers.Real, Decimal)):
-                raise ValueError(f"{where} must be a number; got {show(grade)}")
+                raise ValueError(
+                    _("{where} must be a number; got {grade}").format(where=where, grade=show(grade))
+                )
             value = _as_float(grade, where, grade)
             if not math.isfinite(value):
-                raise ValueError(f"{where} must be finite; got {grade!r}")
+                raise ValueError(_("{where} must be finite; got {grade!r}").format(where=where, grade=grade))
             judged[item] = value
         return judged
     try:
         items = list(relevant)
     except TypeError:
         raise ValueError(
-            f"{name} must be a collection of ids or a mapping {{id: grade}}; got {show(relevant)}"
+            _("{name} must be a collection of ids or a mapping {{id: grade}}; got {relevant}").format(
+                name=name, relevant=show(relevant)
+            )
         ) from None
     try:
         return {item: 1.0 for item in items}
     except TypeError:
-        raise ValueError(f"{name} contains an unhashable id; got {show(relevant)}") from None
+        raise ValueError(
+            _("{name} contains an unhashable id; got {relevant}").format(name=name, relevant=show(relevant))
+        ) from None
 
 
 def check_probability(value: Any, name: str) -> float:
@@ -315,16 +415,23 @@ def check_probability(value: Any, name: str) -> float:
     if isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, (bool, np.bool_)):
         number = _as_float(value, name, value)
     if number is None or not 0 < number < 1:
-        raise ValueError(f"{name} must be a number between 0 and 1; got {show(value)}")
+        raise ValueError(
+            _("{name} must be a number between 0 and 1; got {value}").format(name=name, value=show(value))
+        )
     return number
 
 
-def check_float_range(scaled: np.ndarray, exponent: np.ndarray, name: str, what: str) -> np.ndarray:
+def check_float_range(
+    scaled: np.ndarray, exponent: np.ndarray, name: str, what: str, **fields: Any
+) -> np.ndarray:
     """``scaled * 2**exponent`` per entry, or a ValueError when a value lies beyond the float range.
 
     Metrics that could overflow compute with numbers scaled by a power of two
     (exact in binary floating point) and scale back here, so an overflow is
     always reported, never returned as inf.
+
+    ``what`` is a message id (``N_("the mean squared error")``), translated and formatted with
+    ``fields`` only when the error is raised.
     """
     scaled = np.asarray(scaled, dtype=float)
     exponent = np.broadcast_to(np.asarray(exponent), scaled.shape)
@@ -337,16 +444,24 @@ def check_float_range(scaled: np.ndarray, exponent: np.ndarray, name: str, what:
     i = int(np.flatnonzero(~np.isfinite(values))[0])
     power = math.log10(abs(scaled.ravel()[i])) + float(exponent.ravel()[i]) * math.log10(2)
     whole = math.floor(power)
-    where = f" (query {i})" if values.size > 1 else ""
+    where = _(" (query {i})").format(i=i) if values.size > 1 else ""
     raise ValueError(
-        f"{name}: {what}{where} is about {10 ** (power - whole):.3g}e+{whole}, beyond the float range "
-        f"({_FLOAT_RANGE})"
+        _(
+            "{name}: {what}{where} is about {power:.3g}e+{whole}, beyond the float range ({float_range})"
+        ).format(
+            name=name,
+            what=_(what).format(**fields),
+            where=where,
+            power=10 ** (power - whole),
+            whole=whole,
+            float_range=_(_FLOAT_RANGE),
+        )
     )
 
 
 def in_query(error: ValueError, index: int) -> ValueError:
     """The same message, prefixed with the query it concerns (for the mean_* functions)."""
-    return ValueError(f"queries[{index}]: {error}")
+    return ValueError(_("queries[{index}]: {error}").format(index=index, error=error))
 
 
 def check_ratings(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -355,13 +470,17 @@ def check_ratings(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     for name, value in (("y_true", y_true), ("y_pred", y_pred)):
         array = to_float_array(value, name)
         if array.ndim != 1:
-            raise ValueError(f"{name} must be 1-D; got an array of shape {array.shape}")
+            raise ValueError(
+                _("{name} must be 1-D; got an array of shape {shape}").format(name=name, shape=array.shape)
+            )
         if array.size == 0:
-            raise ValueError(f"{name} is empty; got {show(value)}")
+            raise ValueError(_("{name} is empty; got {value}").format(name=name, value=show(value)))
         check_finite(array, name, value)
         arrays.append(array)
     if arrays[0].size != arrays[1].size:
         raise ValueError(
-            f"y_true and y_pred must have the same length; got {arrays[0].size} and {arrays[1].size}"
+            _("y_true and y_pred must have the same length; got {size} and {size_2}").format(
+                size=arrays[0].size, size_2=arrays[1].size
+            )
         )
     return arrays[0], arrays[1]

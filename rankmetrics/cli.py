@@ -13,11 +13,14 @@ Hangul gets it escaped (``\\uc624``) rather than a crash.
 from __future__ import annotations
 
 import argparse
+import errno
 import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
+from ._argparse_texts import argparse_in_our_language, argument_error
+from .i18n import N_, _, use_language
 from .registry import METRICS, Metric
 
 PROG = "rankmetrics"
@@ -42,9 +45,8 @@ class UsageError(Exception):
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
-    def add_usage(self, usage, actions, groups, prefix=None):
-        # argparse passes prefix="" when it builds a subcommand's name; keep that.
-        return super().add_usage(usage, actions, groups, prefix="사용법: " if prefix is None else prefix)
+    """argparse's formatter; its own words ("usage: ", "options") come from our catalogue
+    while the command line runs (see :func:`_argparse_in_our_language`)."""
 
 
 # A number with a minus sign: argparse's own test misses -1e-3, -.5e2 and -inf, and would read
@@ -62,8 +64,13 @@ class _Once(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         given = vars(namespace).setdefault("_given_options", set())
         if self.dest in given:
-            several = f" (값이 여럿이면 한 번에 이어서 적습니다: {option_string} A B C)" if self.nargs else ""
-            raise argparse.ArgumentError(self, f"한 번만 주세요{several}")
+            if self.nargs:
+                message = _("give it once (several values go together: {option} A B C)").format(
+                    option=option_string
+                )
+            else:
+                message = _("give it once")
+            raise argparse.ArgumentError(self, message)
         given.add(self.dest)
         setattr(namespace, self.dest, values)
 
@@ -73,9 +80,7 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         kwargs["add_help"] = False
         super().__init__(*args, **kwargs)
-        self._positionals.title = "위치 인자"
-        self._optionals.title = "옵션"
-        self.add_argument("-h", "--help", action="help", help="이 도움말을 보이고 끝냅니다")
+        self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         if args and str(args[0]).startswith("-") and kwargs.get("action") is None:
@@ -92,30 +97,40 @@ class _Parser(argparse.ArgumentParser):
             _write(message, file or sys.stderr)
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+        raise UsageError(argument_error(message))
 
 
 def _add_common(parser: argparse.ArgumentParser, *, cutoff: bool = True, discount: bool = False) -> None:
     if cutoff:
-        parser.add_argument("--k", metavar="K", help="컷오프: 상위 K개만 봅니다 (기본: 목록 전체)")
+        parser.add_argument(
+            "--k", metavar="K", help=_("the cutoff: looks at the top K only (default: the whole list)")
+        )
     parser.add_argument(
-        "--explain", action="store_true", help="단계표(순위별 계산, 공식, 규칙 카드)를 보입니다"
+        "--explain",
+        action="store_true",
+        help=_("shows the step table (the calculation rank by rank, the formula, the conventions card)"),
     )
     parser.add_argument(
         "--decimals",
         metavar="N",
-        help="손 계산처럼 모든 중간값을 소수 N자리로 반올림합니다 (--explain 없이 쓰면 그 결과만 출력)",
+        help=_(
+            "rounds every intermediate value to N decimal places, as by hand "
+            "(without --explain, prints only that result)"
+        ),
     )
     if discount:
         parser.add_argument(
             "--discount-decimals",
             metavar="N",
-            help="손 계산의 할인표 log2(순위+1)를 소수 N자리로 반올림합니다 (기본: --decimals와 같음)",
+            help=_(
+                "rounds the hand calculation's discount table log2(rank+1) to N decimal places "
+                "(default: as --decimals)"
+            ),
         )
 
 
 def _epilog(metric: Metric) -> str:
-    return "예:\n" + "\n".join(f"  {line}" for line in metric.examples)
+    return _("Examples:\n{examples}").format(examples="\n".join(f"  {line}" for line in metric.examples))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,52 +138,68 @@ def build_parser() -> argparse.ArgumentParser:
     overview = "\n".join(f"  {m.command:<10} {m.title}" for m in _ALL.values())
     parser = _Parser(
         prog=PROG,
-        description=(
-            "랭킹·추천 지표 계산기. 손 계산을 확인할 때는 --explain(단계표)과 --decimals(손 계산 반올림)를 "
-            "함께 쓰세요.\n\n명령:\n" + overview + "\n  worksheet  학습지와 답안지를 만듭니다"
-            "\n  evaluate   판정 파일과 런 파일로 지표를 계산합니다 (ir_measures·trec_eval 이름)"
-            "\n  compare    두 런 이상을 질의별로 비교합니다 (신뢰구간, 검정, Holm 보정)"
-            "\n  trec_eval  NIST trec_eval 10.0과 같은 명령과 출력 (rankmetrics trec_eval -h)"
-        ),
-        epilog=(
-            "등급은 순위 순서대로 적습니다 (3 0 3 2 0, 또는 O X O X O).\n"
-            "항목 이름으로 적으려면 --ranking A B C --relevant B C:2 (이름:등급, 등급을 빼면 1).\n\n"
-            "예:\n  rankmetrics ndcg 3 0 3 2 0 --k 5\n"
+        description=_(
+            "A calculator of ranking and recommendation metrics. To check a hand calculation, "
+            "use --explain (the step table) with --decimals (rounding as by hand)."
+            "\n\nCommands:\n{overview}"
+            "\n  worksheet  makes a worksheet and its answer sheet"
+            "\n  evaluate   computes measures from a qrels file and a run file (ir_measures and trec_eval names)"
+            "\n  compare    compares two runs or more query by query (confidence intervals, tests, Holm's correction)"
+            "\n  trec_eval  the same command and output as NIST trec_eval 10.0 (rankmetrics trec_eval -h)"
+        ).format(overview=overview),
+        epilog=_(
+            "Write the grades in ranked order (3 0 3 2 0, or O X O X O).\n"
+            "To write item names: --ranking A B C --relevant B C:2 (name:grade; without a grade, 1).\n\n"
+            "Examples:\n{examples}\n\n"
+            "Help on each command: rankmetrics <command> --help"
+        ).format(
+            examples="  rankmetrics ndcg 3 0 3 2 0 --k 5\n"
             "  rankmetrics precision --ranking A B C D E --relevant B D F G --k 5\n"
             "  rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1\n"
-            "  rankmetrics worksheet --seed 7 --count 6 --metrics ndcg,ap,rr --out 학습지\n\n"
-            "명령마다 도움말: rankmetrics <명령> --help"
+            "  rankmetrics worksheet --seed 7 --count 6 --metrics ndcg,ap,rr --out " + _("worksheets")
         ),
     )
-    commands = parser.add_subparsers(dest="command", metavar="<명령>", help="위의 명령 가운데 하나")
+    commands = parser.add_subparsers(
+        dest="command", metavar=_("<command>"), help=_("one of the commands above")
+    )
     for metric in _RANKING_METRICS:
         sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
         sub.add_argument(
             "x",
             nargs="*",
-            metavar="등급",
-            help="순위 순서대로 적은 등급 (예: 3 0 3 2 0). O는 1, X는 0으로 읽습니다",
+            metavar=_("grade"),
+            help=_("the grades in ranked order (e.g. 3 0 3 2 0); O reads as 1, X as 0"),
         )
         sub.add_argument(
-            "--ranking", nargs="+", metavar="ID", help="항목 이름을 순위 순서대로 (--relevant와 함께)"
+            "--ranking", nargs="+", metavar="ID", help=_("the item names in ranked order (with --relevant)")
         )
         sub.add_argument(
-            "--relevant", nargs="+", metavar="ID[:등급]", help="정답 항목 (이름:등급, 등급을 빼면 1)"
+            "--relevant",
+            nargs="+",
+            metavar=_("ID[:grade]"),
+            help=_("the relevant items (name:grade; without a grade, 1)"),
         )
         if "n_relevant" in metric.keywords:
             sub.add_argument(
-                "--n-relevant", metavar="R", help="전체 정답 수 R (목록 밖 정답까지; 등급 형태에서만)"
+                "--n-relevant",
+                metavar="R",
+                help=_("the total number of relevant items R (those outside the list too; grades form only)"),
             )
         if "gain" in metric.keywords:
             sub.add_argument(
                 "--gain",
                 default="linear",
                 metavar="{linear,exponential,binary}",
-                help="이득: linear(등급 그대로, 기본) · exponential(2^등급−1) · binary(관련이면 1)",
+                help=_(
+                    "the gain: linear (the grade itself, the default) · exponential (2^grade−1) · binary (1 if relevant)"
+                ),
             )
         if "ideal" in metric.keywords:
             sub.add_argument(
-                "--ideal", nargs="+", metavar="등급", help="판정된 모든 항목의 등급 (이상적 순서를 만들 때)"
+                "--ideal",
+                nargs="+",
+                metavar=_("grade"),
+                help=_("the grades of every judged item (to build the ideal ranking)"),
             )
         _add_common(sub, discount=metric.explain == "dcg")
     for metric in _MEAN_METRICS:
@@ -177,43 +208,71 @@ def build_parser() -> argparse.ArgumentParser:
             "--query",
             nargs="+",
             action="append",
-            metavar="등급|ID",
-            help="질의 하나의 순위 목록 (질의마다 한 번씩)",
+            metavar=_("grade|ID"),
+            help=_("one query's ranking (once per query)"),
         )
         sub.add_argument(
             "--relevant",
             nargs="+",
             action="append",
-            metavar="ID[:등급]",
-            help="항목 이름 형태일 때 질의마다의 정답 (--query와 같은 순서로 한 번씩)",
+            metavar=_("ID[:grade]"),
+            help=_("with item names, each query's relevant items (once each, in the order of --query)"),
         )
         if "n_relevant" in metric.keywords:
-            sub.add_argument("--n-relevant", nargs="+", metavar="R", help="질의마다의 전체 정답 수 R")
+            sub.add_argument(
+                "--n-relevant",
+                nargs="+",
+                metavar="R",
+                help=_("each query's total number of relevant items R"),
+            )
         _add_common(sub)
     for metric in _RATING_METRICS:
         sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
-        sub.add_argument("--true", nargs="+", dest="y_true", metavar="평점", help="실제 평점")
-        sub.add_argument("--pred", nargs="+", dest="y_pred", metavar="평점", help="예측 평점")
+        sub.add_argument("--true", nargs="+", dest="y_true", metavar=_("rating"), help=_("the true ratings"))
+        sub.add_argument(
+            "--pred", nargs="+", dest="y_pred", metavar=_("rating"), help=_("the predicted ratings")
+        )
         _add_common(sub, cutoff=False)
     sheet = commands.add_parser(
         "worksheet",
-        description="손으로 풀 수 있는 문제(항목 4–6개, 등급 0–3)의 학습지와 단계표가 든 답안지를 "
-        "Markdown과 인쇄용 HTML로 씁니다. 같은 --seed면 바이트까지 같은 파일이 나옵니다.",
-        epilog="예:\n  rankmetrics worksheet --seed 7 --count 6 --metrics ndcg,ap,rr --out 학습지\n"
-        "  rankmetrics worksheet --seed 1 --count 4 --metrics precision,recall --decimals 2 --out 1반",
+        description=_(
+            "Writes a worksheet of problems to solve by hand (4–6 items, grades 0–3) and an answer sheet "
+            "with step tables, as Markdown and printable HTML. The same --seed gives the same files, byte for byte."
+        ),
+        epilog=_("Examples:\n{examples}").format(
+            examples="  rankmetrics worksheet --seed 7 --count 6 --metrics ndcg,ap,rr --out "
+            + _("worksheets")
+            + "\n  rankmetrics worksheet --seed 1 --count 4 --metrics precision,recall --decimals 2 --out "
+            + _("class-1")
+        ),
     )
-    sheet.add_argument("--seed", required=True, metavar="N", help="난수 씨앗 (같은 씨앗 → 같은 학습지)")
-    sheet.add_argument("--count", default="6", metavar="M", help="문제 수 (기본 6, 많아야 1000)")
+    sheet.add_argument(
+        "--seed", required=True, metavar="N", help=_("the random seed (the same seed → the same worksheet)")
+    )
+    sheet.add_argument(
+        "--count", default="6", metavar="M", help=_("the number of problems (default 6, at most 1000)")
+    )
     sheet.add_argument(
         "--metrics",
         default="ndcg,ap,rr",
-        metavar="목록",
-        help="쉼표로 구분한 지표: ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map (기본 ndcg,ap,rr)",
+        metavar=_("list"),
+        help=_(
+            "metrics separated by commas: ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map (default ndcg,ap,rr)"
+        ),
     )
-    sheet.add_argument("--decimals", default="3", metavar="N", help="답의 소수 자리수 (기본 3)")
-    sheet.add_argument("--out", required=True, metavar="폴더", help="파일을 쓸 폴더 (없으면 만듭니다)")
     sheet.add_argument(
-        "--force", action="store_true", help="같은 이름의 파일이 있으면 덮어씁니다 (기본: 덮어쓰지 않고 멈춤)"
+        "--decimals", default="3", metavar="N", help=_("the answers' decimal places (default 3)")
+    )
+    sheet.add_argument(
+        "--out",
+        required=True,
+        metavar=_("folder"),
+        help=_("the folder to write the files in (made when absent)"),
+    )
+    sheet.add_argument(
+        "--force",
+        action="store_true",
+        help=_("overwrites files of the same name (default: stops without overwriting)"),
     )
     from .trec.commands import add_commands
 
@@ -242,7 +301,7 @@ def _number(token: str) -> float | int | str:
     return token
 
 
-def _grades(tokens: Sequence[str], name: str = "x", option: str = "등급") -> list[float | int]:
+def _grades(tokens: Sequence[str], name: str = "x", option: str | None = None) -> list[float | int]:
     """Grades in ranked order; O and X (a hand-written answer sheet) read as 1 and 0.
 
     One list is all O/X or all numbers: in ``O 0 X`` the 0 is likely a mistyped O.
@@ -255,14 +314,18 @@ def _grades(tokens: Sequence[str], name: str = "x", option: str = "등급") -> l
         value = _number(token)
         if isinstance(value, str):
             raise ValueError(
-                f"{name} must contain only numbers (or O/X); found {token!r} in {' '.join(tokens)!r}"
+                _("{name} must contain only numbers (or O/X); found {token!r} in {tokens!r}").format(
+                    name=name, token=token, tokens=" ".join(tokens)
+                )
             )
         out.append(value)
     marks = sum(token.upper() in ("O", "X") for token in tokens)
     if 0 < marks < len(tokens):
         raise UsageError(
-            f"{option}: O/X와 숫자를 섞어 쓸 수 없습니다: {' '.join(tokens)!r} "
-            "(모두 숫자로 3 0 2, 또는 모두 O/X로 O X O처럼 적으세요)"
+            _(
+                "{option}: O/X and numbers cannot be mixed: {tokens!r} "
+                "(write all numbers, as in 3 0 2, or all O/X, as in O X O)"
+            ).format(option=option or _("grade"), tokens=" ".join(tokens))
         )
     return out
 
@@ -283,21 +346,29 @@ def _judgements(
         if sep:
             if token in ranking:
                 raise UsageError(
-                    f"{option} {token!r}: --ranking에 같은 이름의 항목이 있어 이름:등급으로 읽을지 "
-                    f"알 수 없습니다; 등급까지 적으세요 (예: {token}:1)"
+                    _(
+                        "{option} {token!r}: --ranking has an item of that name, so it is unclear whether "
+                        "to read it as name:grade; write the grade too (e.g. {token}:1)"
+                    ).format(option=option, token=token)
                 )
             value = _number(grade)
             if not item or isinstance(value, str):
                 raise UsageError(
-                    f"{option}의 이름:등급에서 등급은 수여야 합니다: {token!r} "
-                    "(예: B:3; 등급을 빼면 1, 이름에 ':'가 있으면 doc:7:1처럼 등급까지)"
+                    _(
+                        "in {option}'s name:grade the grade must be a number: {token!r} "
+                        "(e.g. B:3; without a grade, 1; a name with ':' takes its grade too, as in doc:7:1)"
+                    ).format(option=option, token=token)
                 )
             key: str = item
             any_grade = True
         else:
             key, value = token, 1.0
         if key in graded:
-            raise UsageError(f"{option}에 같은 항목이 두 번 있습니다: {key!r} ({' '.join(tokens)!r})")
+            raise UsageError(
+                _("{option} has the same item twice: {key!r} ({tokens!r})").format(
+                    option=option, key=key, tokens=" ".join(tokens)
+                )
+            )
         graded[key] = float(value)
     return graded if any_grade else set(graded)
 
@@ -308,7 +379,7 @@ def _scalar(token: str | None, option: str) -> Any:
         return None
     value = _number(token)
     if isinstance(value, str):
-        raise UsageError(f"{option}에는 수를 주세요: {token!r}")
+        raise UsageError(_("{option} takes a number: {text!r}").format(option=option, text=token))
     return value
 
 
@@ -318,7 +389,11 @@ def _numbers(tokens: Sequence[str], option: str) -> list[float | int]:
     for token in tokens:
         value = _number(token)
         if isinstance(value, str):
-            raise UsageError(f"{option}에는 수만 적습니다: {token!r} ({' '.join(tokens)!r})")
+            raise UsageError(
+                _("{option} takes numbers only: {token!r} ({tokens!r})").format(
+                    option=option, token=token, tokens=" ".join(tokens)
+                )
+            )
         out.append(value)
     return out
 
@@ -359,22 +434,27 @@ def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
     kwargs: dict[str, Any] = {}
     if args.ranking is not None:
         if args.x:
-            raise UsageError("목록은 한 번만: 등급(3 0 3 2 0)이나 --ranking과 --relevant 중 하나로 주세요")
+            raise UsageError(
+                _("give the list once: as grades (3 0 3 2 0) or as --ranking with --relevant, not both")
+            )
         if args.relevant is None:
             raise UsageError(
-                "--ranking에는 --relevant가 필요합니다 (정답 항목, 예: --relevant B D 또는 B:3 D:1)"
+                _("--ranking needs --relevant (the relevant items, e.g. --relevant B D or B:3 D:1)")
             )
         x: Any = list(args.ranking)
         kwargs["relevant"] = _judgements(args.relevant, x)
     else:
         if args.relevant is not None:
             raise UsageError(
-                "--relevant는 --ranking(항목 이름)과 함께 씁니다; 등급 형태에서는 등급이 정답을 말합니다"
+                _(
+                    "--relevant goes with --ranking (item names); in the grades form the grades say what is relevant"
+                )
             )
         if not args.x:
             raise UsageError(
-                f"등급을 순위 순서대로 주세요 (예: {PROG} {metric.command} 3 0 3 2 0) "
-                "또는 --ranking과 --relevant를 주세요"
+                _("give the grades in ranked order (e.g. {example}) or --ranking and --relevant").format(
+                    example=f"{PROG} {metric.command} 3 0 3 2 0"
+                )
             )
         x = _grades(args.x)
     if getattr(args, "n_relevant", None) is not None:
@@ -389,22 +469,29 @@ def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
 def _run_mean(metric: Metric, args: argparse.Namespace) -> str:
     if not args.query:
         raise UsageError(
-            f"질의마다 --query를 하나씩 주세요 (예: {PROG} {metric.command} --query 1 0 0 --query 0 1 0)"
+            _("give one --query per query (e.g. {example})").format(
+                example=f"{PROG} {metric.command} --query 1 0 0 --query 0 1 0"
+            )
         )
     kwargs: dict[str, Any] = {}
     if args.relevant is not None:
         if len(args.relevant) != len(args.query):
             raise UsageError(
-                f"--query마다 --relevant를 같은 순서로 하나씩 주세요; --query {len(args.query)}개, "
-                f"--relevant {len(args.relevant)}개를 받았습니다"
+                _(
+                    "give one --relevant per --query, in the same order; got {queries} --query "
+                    "and {relevant} --relevant"
+                ).format(queries=len(args.query), relevant=len(args.relevant))
             )
         queries: list[Any] = [list(q) for q in args.query]
         kwargs["relevant"] = [
-            _judgements(r, q, f"{i}번째 --relevant")
+            _judgements(r, q, _("--relevant number {i}").format(i=i))
             for i, (r, q) in enumerate(zip(args.relevant, queries), 1)
         ]
     else:
-        queries = [_grades(q, f"queries[{i}]", f"{i + 1}번째 --query") for i, q in enumerate(args.query)]
+        queries = [
+            _grades(q, f"queries[{i}]", _("--query number {i}").format(i=i + 1))
+            for i, q in enumerate(args.query)
+        ]
     if getattr(args, "n_relevant", None) is not None:
         kwargs["n_relevant"] = [_scalar(r, "--n-relevant") for r in args.n_relevant]
     return _report(metric, queries, _scalar(args.k, "--k"), args, kwargs)
@@ -412,7 +499,7 @@ def _run_mean(metric: Metric, args: argparse.Namespace) -> str:
 
 def _run_rating(metric: Metric, args: argparse.Namespace) -> str:
     if args.y_true is None or args.y_pred is None:
-        raise UsageError(f"--true와 --pred를 둘 다 주세요 (예: {metric.examples[0]})")
+        raise UsageError(_("give both --true and --pred (e.g. {example})").format(example=metric.examples[0]))
     y_true = _numbers(args.y_true, "--true")
     y_pred = _numbers(args.y_pred, "--pred")
     return _report(metric, y_true, None, args, {"y_pred": y_pred})
@@ -432,7 +519,9 @@ def _run_worksheet(args: argparse.Namespace) -> str:
         paths = sheet.write(args.out, force=args.force)
     except FileExistsError as error:
         raise UsageError(
-            f"이미 있는 파일은 덮어쓰지 않습니다: {error.filename} (덮어쓰려면 --force)"
+            _("an existing file is not overwritten: {file} (to overwrite it: --force)").format(
+                file=error.filename
+            )
         ) from None
     return "\n".join(str(path) for path in paths)
 
@@ -440,28 +529,38 @@ def _run_worksheet(args: argparse.Namespace) -> str:
 # ---------------------------------------------------------------------------
 # the one way out: a value on stdout, or one line on stderr
 
-_OS_WORDS = (  # most specific first
-    (FileNotFoundError, "없는 파일이나 폴더입니다"),
-    (PermissionError, "권한이 없습니다"),
-    (IsADirectoryError, "파일 자리에 폴더가 있습니다"),
-    (NotADirectoryError, "폴더 자리에 파일이 있습니다"),
-    (FileExistsError, "이미 있습니다"),
-    (OSError, "파일을 읽거나 쓸 수 없습니다"),
+_OS_WORDS = (  # most specific first; message ids, translated where shown
+    (FileNotFoundError, N_("no such file or folder")),
+    (PermissionError, N_("permission denied")),
+    (IsADirectoryError, N_("a folder stands where a file should")),
+    (NotADirectoryError, N_("a file stands where a folder should")),
+    (FileExistsError, N_("already exists")),
+    (OSError, N_("the file cannot be read or written")),
 )
 
 
 def _error_line(error: Exception, where: str) -> str:
     """The one line on stderr for a refused command."""
     if isinstance(error, OSError):
-        words = next(text for kind, text in _OS_WORDS if isinstance(error, kind))
+        words = _(next(text for kind, text in _OS_WORDS if isinstance(error, kind)))
         name = error.filename if error.filename is not None else ""
-        message = f"{words}: {str(name)!r} ({error.strerror or error})"
+        # The system's own sentence (strerror) is in the machine's language; its code (ENOENT) is not.
+        code = errno.errorcode.get(error.errno, type(error).__name__) if error.errno else type(error).__name__
+        message = f"{words}: {str(name)!r} ({code})"
     elif isinstance(error, ArithmeticError):  # e.g. 10**400 where a float is needed
-        message = f"수가 너무 크거나 계산할 수 없는 값입니다 ({type(error).__name__}: {error})"
+        message = _("a number too large, or a value that cannot be computed ({kind}: {error})").format(
+            kind=type(error).__name__, error=error
+        )
     else:
         message = str(error)
-    hint = f" (도움말: {where} --help)" if isinstance(error, UsageError) else ""
-    return f"{where}: 오류: {' '.join(message.split())}{hint}\n"  # always one line
+    hint = _(" (help: {command} --help)").format(command=where) if isinstance(error, UsageError) else ""
+    # always one line
+    return (
+        _("{command}: error: {message}{hint}").format(
+            command=where, message=" ".join(message.split()), hint=hint
+        )
+        + "\n"
+    )
 
 
 def _write(text: str, stream: TextIO) -> None:
@@ -478,14 +577,21 @@ def _write(text: str, stream: TextIO) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the calculator; returns the exit status (0 fine, 2 bad input).
 
-    ``rankmetrics trec_eval ...`` is NIST trec_eval 10.0's command line instead
-    (:mod:`rankmetrics.trec.dropin`), with trec_eval's English messages and exit codes.
+    The calculator speaks Korean, argparse's own words included (:mod:`rankmetrics._argparse_texts`),
+    whatever the language of the Python API. ``rankmetrics trec_eval ...`` is NIST trec_eval
+    10.0's command line instead (:mod:`rankmetrics.trec.dropin`), with trec_eval's English
+    messages and exit codes.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "trec_eval":
         from .trec.dropin import main as trec_eval
 
         return trec_eval(argv[1:])
+    with use_language("ko"), argparse_in_our_language():
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     command = argv[0] if argv and not argv[0].startswith("-") else None
     where = f"{PROG} {command}" if command in _ALL or command in _OTHER_COMMANDS else PROG
@@ -493,7 +599,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError(f"지표를 고르세요 (예: {PROG} ndcg 3 0 3 2 0)")
+            raise UsageError(_("choose a metric (e.g. {example})").format(example=f"{PROG} ndcg 3 0 3 2 0"))
         if args.command == "worksheet":
             output = _run_worksheet(args)
         elif args.command in ("evaluate", "compare"):

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import _
 from .trec import cluster, frames
 from .trec.cluster import KIND, STATUS, VALUE, ClusterEvaluation
 
@@ -32,7 +33,10 @@ def _dask() -> Any:
         import dask.dataframe as dd
     except ImportError:
         raise ImportError(
-            'rankmetrics.dask needs dask: pip install "rankmetrics[dask]" (dask[dataframe] and distributed)'
+            _(
+                'rankmetrics.dask needs dask: pip install "rankmetrics[dask]" (dask[dataframe] and '
+                "distributed)"
+            )
         ) from None
     return dd
 
@@ -109,7 +113,9 @@ def _empty() -> Any:
 def _rows(dd: Any, frame: Any, kind: str) -> Any:
     """The frame's three columns as ``query_id, doc_id, _value, _kind``, types checked on its meta."""
     if not isinstance(frame, dd.DataFrame):
-        raise ValueError(f"{kind} must be a dask DataFrame; got {type(frame).__name__}")
+        raise ValueError(
+            _("{kind} must be a dask DataFrame; got {type}").format(kind=kind, type=type(frame).__name__)
+        )
     cluster.check_frame_types(frame._meta, kind)
     columns = frames.QRELS_COLUMNS if kind == "qrels" else frames.RUN_COLUMNS
     out = frame[list(columns)].rename(columns={columns[2]: VALUE})

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import _
+
 CUTOFFS = ("optional", "required", "none")
 SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
 PARAMETERS = (None, "level", "numbers", "gains")
@@ -275,7 +277,11 @@ class Metric:
             ("trec_lines", self.trec_lines, TREC_LINES),
         ):
             if value not in allowed:
-                raise ValueError(f"Metric {self.name!r}: {field} must be one of {allowed}; got {value!r}")
+                raise ValueError(
+                    _("Metric {name!r}: {field} must be one of {allowed}; got {value!r}").format(
+                        name=self.name, field=field, allowed=allowed, value=value
+                    )
+                )
 
 
 #: Every registered metric by name, in the order registered.
@@ -291,11 +297,17 @@ def register(metric: Metric) -> Metric:
     10.0's ``dcg`` measure is ``trec_dcg`` here).
     """
     if metric.name.lower() in {other.name.lower() for other in METRICS.values()}:
-        raise ValueError(f"metric {metric.name!r}: the name {metric.name!r} is taken by another metric")
+        raise ValueError(
+            _("metric {name!r}: the name {name!r} is taken by another metric").format(name=metric.name)
+        )
     taken = {name for other in METRICS.values() for name in _spellings(other)}
     for name in _spellings(metric):
         if name in taken:
-            raise ValueError(f"metric {metric.name!r}: the name {name!r} is taken by another metric")
+            raise ValueError(
+                _("metric {name!r}: the name {name_2!r} is taken by another metric").format(
+                    name=metric.name, name_2=name
+                )
+            )
     METRICS[metric.name] = metric
     return metric
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .i18n import _, ngettext
 from .trec import cluster
 from .trec.cluster import STATUS, VALUE, ClusterEvaluation
 
@@ -32,7 +33,7 @@ def _spark() -> Any:
         import pyspark.sql.functions as F
     except ImportError:
         raise ImportError(
-            'rankmetrics.spark needs pyspark (and pandas, pyarrow): pip install "rankmetrics[spark]"'
+            _('rankmetrics.spark needs pyspark (and pandas, pyarrow): pip install "rankmetrics[spark]"')
         ) from None
     return F
 
@@ -68,7 +69,11 @@ def evaluate(qrels: Any, run: Any, metrics: Any, *, buckets: int | None = None, 
     spark = None
     for frame, kind in ((qrels, "qrels"), (run, "run")):
         if not isinstance(frame, DataFrame):
-            raise ValueError(f"{kind} must be a pyspark.sql.DataFrame; got {type(frame).__name__}")
+            raise ValueError(
+                _("{kind} must be a pyspark.sql.DataFrame; got {type}").format(
+                    kind=kind, type=type(frame).__name__
+                )
+            )
         _check_schema(frame, kind)
         spark = frame.sparkSession
     n = buckets or int(spark.conf.get("spark.sql.shuffle.partitions"))
@@ -107,20 +112,31 @@ def _check_schema(frame: Any, kind: str) -> None:
     absent = [c for c in columns if c not in present]
     if absent:
         raise ValueError(
-            f"the {kind} DataFrame lacks the column{'s' if len(absent) > 1 else ''} "
-            f"{', '.join(map(repr, absent))}; a {kind} DataFrame has the columns "
-            f"{', '.join(map(repr, columns))} (ir_measures' names); it has {list(present)}"
+            ngettext(
+                "the {kind} DataFrame lacks the column {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                "the {kind} DataFrame lacks the columns {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                len(absent),
+            ).format(
+                kind=kind,
+                absent=", ".join(map(repr, absent)),
+                columns=", ".join(map(repr, columns)),
+                present=list(present),
+            )
         )
     for name in columns[:2]:
         if not isinstance(present[name], (T.StringType, T.IntegerType, T.LongType, T.ShortType)):
             raise ValueError(
-                f"the {kind} DataFrame's column {name!r} must hold text ids (string); it has type "
-                f"{present[name].simpleString()}"
+                _(
+                    "the {kind} DataFrame's column {name!r} must hold text ids (string); it has type {present}"
+                ).format(kind=kind, name=name, present=present[name].simpleString())
             )
     if not isinstance(present[columns[2]], T.NumericType):
         raise ValueError(
-            f"the {kind} DataFrame's column {columns[2]!r} must hold numbers; it has type "
-            f"{present[columns[2]].simpleString()}"
+            _("the {kind} DataFrame's column {columns!r} must hold numbers; it has type {present}").format(
+                kind=kind, columns=columns[2], present=present[columns[2]].simpleString()
+            )
         )
 
 

@@ -14,6 +14,8 @@ import html
 import unicodedata
 from collections.abc import Sequence
 
+from .i18n import _
+
 ALIGNS = ("left", "right")
 
 
@@ -35,10 +37,16 @@ def _check(headers: Sequence[str], rows: Sequence[Sequence[str]], aligns: Sequen
     n = len(headers)
     aligns = list(aligns) if aligns is not None else ["left", *["right"] * (n - 1)]
     if len(aligns) != n or set(aligns) - set(ALIGNS):
-        raise ValueError(f"aligns must give 'left' or 'right' for each of the {n} columns; got {aligns!r}")
+        raise ValueError(
+            _("aligns must give 'left' or 'right' for each of the {n} columns; got {aligns!r}").format(
+                n=n, aligns=aligns
+            )
+        )
     for row in rows:
         if len(row) != n:
-            raise ValueError(f"every row needs {n} cells, one per header; got {list(row)!r}")
+            raise ValueError(
+                _("every row needs {n} cells, one per header; got {row!r}").format(n=n, row=list(row))
+            )
     return aligns
 
 

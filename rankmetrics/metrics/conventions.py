@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..i18n import _
+
 GAINS = ("linear", "exponential", "binary")
 
 # Where nDCG's ideal ranking comes from. "judged": every judged item, retrieved
@@ -92,7 +94,7 @@ def gain_values(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) 
         # and a grade of 0 still gains exactly 0.
         with np.errstate(under="ignore"):
             return np.exp2(grades - by_row) - np.exp2(-by_row)
-    raise AssertionError(f"unchecked gain {gain!r}")  # validation happens before
+    raise AssertionError(_("unchecked gain {gain!r}").format(gain=gain))  # validation happens before
 
 
 def ap_denominator(
@@ -108,7 +110,9 @@ def ap_denominator(
         return np.minimum(n_relevant, float(depth))
     if denominator == "retrieved_relevant":
         return hits_in_top
-    raise AssertionError(f"unchecked denominator {denominator!r}")  # validation happens before
+    raise AssertionError(
+        _("unchecked denominator {denominator!r}").format(denominator=denominator)
+    )  # validation happens before
 
 
 def discounts(n: int) -> np.ndarray:
@@ -180,6 +184,12 @@ def gain_map(parameter: tuple | None, name: str, persistence: bool = False) -> t
         elif key.isdigit():
             gains[int(key)] = value
         else:
-            allowed = "a grade level (0, 1, 2, ...)" + (" or p" if persistence else "")
-            raise ValueError(f"{name}: {key!r}={value} is not {allowed}=gain")
+            allowed = (
+                _("a grade level (0, 1, 2, ...) or p") if persistence else _("a grade level (0, 1, 2, ...)")
+            )
+            raise ValueError(
+                _("{name}: {key!r}={value} is not {allowed}=gain").format(
+                    name=name, key=key, value=value, allowed=allowed
+                )
+            )
     return gains, p

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import pad_right, safe_divide
+from ..i18n import N_
 from ..registry import Columns, Metric, Reference, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
@@ -117,7 +118,9 @@ def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = N
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
     shift = gain_shift(_row_max(top), gain)
-    values = v.check_float_range(_dcg_rows(top, gain, shift), shift, "x", f"the DCG (gain={gain!r})")
+    values = v.check_float_range(
+        _dcg_rows(top, gain, shift), shift, "x", N_("the DCG (gain={gain!r})"), gain=gain
+    )
     return queries.finish(values)
 
 

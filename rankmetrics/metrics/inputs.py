@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import pad_right
+from ..i18n import _
 from .conventions import IDEAL_SOURCES, is_relevant
 
 
@@ -74,19 +75,26 @@ def prepare(
         for name, value in (("n_relevant", n_relevant), ("ideal", ideal)):
             if value is not None:
                 raise ValueError(
-                    f"{name} cannot be combined with relevant=...: with item ids the "
-                    f"{'denominator' if name == 'n_relevant' else 'ideal ranking'} comes from "
-                    f"every judged item in relevant; got {name}={v.show(value)}"
-                    + ("" if name == "n_relevant" else " (ideal='listed' uses only the listed items)")
+                    _(
+                        "{name} cannot be combined with relevant=...: with item ids the {name_2} comes from "
+                        "every judged item in relevant; got {name}={value}"
+                    ).format(
+                        name=name,
+                        name_2=_("denominator") if name == "n_relevant" else _("ideal ranking"),
+                        value=v.show(value),
+                    )
+                    + ("" if name == "n_relevant" else _(" (ideal='listed' uses only the listed items)"))
                 )
         grades, all_grades, count = from_ids(x, relevant)
         best = grades if source == "listed" else all_grades
         return Queries(grades[None, :], np.array([float(count)]), best[None, :], single=True)
     if source == "judged":
         raise ValueError(
-            "ideal='judged' needs the judgements: pass the item ids with relevant={id: grade}, or "
-            "the grades of every judged item as ideal=[...]; with grades alone only ideal='listed' "
-            "is possible"
+            _(
+                "ideal='judged' needs the judgements: pass the item ids with relevant={id: grade}, or "
+                "the grades of every judged item as ideal=[...]; with grades alone only "
+                "ideal='listed' is possible"
+            )
         )
 
     grades = v.check_grades(x, "x", item_ids=True)
@@ -105,7 +113,9 @@ def _check_ideal(ideal: Any, grades: np.ndarray, single: bool) -> list[np.ndarra
     rows = [ideal] if single else list(ideal)
     if not single and len(rows) != grades.shape[0]:
         raise ValueError(
-            f"ideal must give one row of judged grades per query ({grades.shape[0]}); got {len(rows)}"
+            _("ideal must give one row of judged grades per query ({shape}); got {n_rows}").format(
+                shape=grades.shape[0], n_rows=len(rows)
+            )
         )
     checked = []
     for i, (row, listed) in enumerate(zip(rows, grades)):
@@ -118,8 +128,10 @@ def _check_ideal(ideal: Any, grades: np.ndarray, single: bool) -> list[np.ndarra
         padded = np.concatenate([top, np.zeros(max(0, need.size - top.size))])
         if np.any(need > padded[: need.size]):
             raise ValueError(
-                f"{name} must contain the grades of every judged item, including those in the "
-                f"ranking; the ranking has grades {need.tolist()} but {name} is {judged.tolist()}"
+                _(
+                    "{name} must contain the grades of every judged item, including those in the ranking; "
+                    "the ranking has grades {need} but {name} is {judged}"
+                ).format(name=name, need=need.tolist(), judged=judged.tolist())
             )
         checked.append(judged)
     return checked

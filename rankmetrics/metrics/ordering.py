@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_finite, check_grades, to_float_array
+from ..i18n import _
 
 
 def order_by_score(grades: Any, scores: Any) -> np.ndarray:
@@ -36,7 +37,11 @@ def order_by_score(grades: Any, scores: Any) -> np.ndarray:
     values = check_grades(grades, "grades")
     score_array = to_float_array(scores, "scores")
     if score_array.shape != values.shape:
-        raise ValueError(f"scores must have the same shape as grades {values.shape}; got {score_array.shape}")
+        raise ValueError(
+            _("scores must have the same shape as grades {shape}; got {shape_2}").format(
+                shape=values.shape, shape_2=score_array.shape
+            )
+        )
     check_finite(score_array, "scores", scores)
     order = np.argsort(-score_array, axis=-1, kind="stable")
     return np.take_along_axis(values, order, axis=-1)

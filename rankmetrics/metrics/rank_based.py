@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide, sequential_sum
+from ..i18n import _
 from ..registry import Columns, Metric, Reference, register
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
@@ -243,11 +244,13 @@ def expected_reciprocal_rank(
     """
     k = v.check_k(k)
     if isinstance(max_grade, (bool, np.bool_)) or not np.isscalar(max_grade) or not np.isfinite(max_grade):
-        raise ValueError(f"max_grade must be a finite number; got {v.show(max_grade)}")
+        raise ValueError(
+            _("max_grade must be a finite number; got {max_grade}").format(max_grade=v.show(max_grade))
+        )
     if max_grade <= 0:
-        raise ValueError(f"max_grade must be positive; got {v.show(max_grade)}")
+        raise ValueError(_("max_grade must be positive; got {max_grade}").format(max_grade=v.show(max_grade)))
     queries = prepare(x, relevant=relevant)
-    top, _ = cutoff(queries.grades, k)
+    top, _shape = cutoff(queries.grades, k)
     return queries.finish(err_rows(top, float(max_grade)))
 
 
@@ -256,8 +259,11 @@ def err_rows(grades: np.ndarray, max_grade: float) -> np.ndarray:
     above = grades.max(initial=0.0)
     if above > max_grade:
         raise ValueError(
-            f"ERR: a grade of {above:g} is above max_grade={max_grade:g}, so its stopping "
-            f"probability (2**g - 1) / 2**max_grade would exceed 1; give the top of the scale as max_grade"
+            _(
+                "ERR: a grade of {above:g} is above max_grade={max_grade:g}, so its stopping "
+                "probability (2**g - 1) / 2**max_grade would exceed 1; give the top of the scale as "
+                "max_grade"
+            ).format(above=above, max_grade=max_grade)
         )
     stop = (np.exp2(grades) - 1.0) / np.exp2(max_grade)
     # The chance of reading on to rank i: no document above it stopped the user.
@@ -276,17 +282,23 @@ def _mean_over_queries(
     metric: Callable[..., float], queries: Any, k: Any, per_query: dict[str, Any]
 ) -> float:
     if isinstance(queries, (str, bytes)) or not hasattr(queries, "__len__"):
-        raise ValueError(f"queries must be a list of rankings, one per query; got {v.show(queries)}")
+        raise ValueError(
+            _("queries must be a list of rankings, one per query; got {queries}").format(
+                queries=v.show(queries)
+            )
+        )
     rows = list(queries)
     if not rows:
-        raise ValueError("queries is empty; give at least one ranking")
+        raise ValueError(_("queries is empty; give at least one ranking"))
     k = v.check_k(k)
     for name, values in per_query.items():
         if values is not None and (
             isinstance(values, (str, bytes, set, frozenset, dict)) or _length(values) != len(rows)
         ):
             raise ValueError(
-                f"{name} must give one entry per query ({len(rows)} queries); got {v.show(values)}"
+                _("{name} must give one entry per query ({n_rows} queries); got {values}").format(
+                    name=name, n_rows=len(rows), values=v.show(values)
+                )
             )
     scores = []
     for i, row in enumerate(rows):
@@ -296,7 +308,9 @@ def _mean_over_queries(
             and row.ndim != 1
             or (isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple, np.ndarray)))
         ):
-            raise ValueError(f"queries[{i}] must be one ranking (1-D); got {v.show(row)}")
+            raise ValueError(
+                _("queries[{i}] must be one ranking (1-D); got {row}").format(i=i, row=v.show(row))
+            )
         try:
             scores.append(metric(row, k, **kwargs))
         except ValueError as error:

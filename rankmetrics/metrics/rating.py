@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_float_range, check_ratings
+from ..i18n import N_
 from ..registry import Metric, Reference, register
 
 _NAMES = "y_true, y_pred"
@@ -69,7 +70,7 @@ def mse(y_true: Any, y_pred: Any) -> float:
     4.0
     """
     mean, shift = _mean_squared(y_true, y_pred)
-    return float(check_float_range(mean, 2 * shift, _NAMES, "the mean squared error"))
+    return float(check_float_range(mean, 2 * shift, _NAMES, N_("the mean squared error")))
 
 
 def mae(y_true: Any, y_pred: Any) -> float:
@@ -81,7 +82,7 @@ def mae(y_true: Any, y_pred: Any) -> float:
     1.6
     """
     errors, shift = _scaled_errors(y_true, y_pred)
-    return float(check_float_range(np.mean(np.abs(errors)), shift, _NAMES, "the mean absolute error"))
+    return float(check_float_range(np.mean(np.abs(errors)), shift, _NAMES, N_("the mean absolute error")))
 
 
 def rmse(y_true: Any, y_pred: Any) -> float:
@@ -93,7 +94,7 @@ def rmse(y_true: Any, y_pred: Any) -> float:
     2.0
     """
     mean, shift = _mean_squared(y_true, y_pred)
-    return float(check_float_range(math.sqrt(mean), shift, _NAMES, "the root mean squared error"))
+    return float(check_float_range(math.sqrt(mean), shift, _NAMES, N_("the root mean squared error")))
 
 
 # ---------------------------------------------------------------- registration

@@ -24,8 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _
 from . import files, frames
 from .conventions import UNSET, Conventions
+from .evaluation import AbsentQueriesWarning, shown_ids
 from .io.blocks import text_blocks
 from .names import Measure, parse_metrics
 from .records import concat
@@ -57,7 +59,7 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
     options = dict(conventions)
     if options.pop("chunk_queries", None) is not None:
         raise ValueError(
-            "chunk_queries is for one machine; on a cluster each worker holds one bucket of queries"
+            _("chunk_queries is for one machine; on a cluster each worker holds one bucket of queries")
         )
     like = options.pop("like", None)
     base = options.pop("conventions", None)
@@ -67,12 +69,15 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
     )
     if resolved.ties == "input_order":
         raise ValueError(
-            "ties='input_order' is not available on a cluster: the shuffle by query does not keep the "
-            "order of a query's rows. Use ties='docno_descending' (trec_eval) or ties='average'"
+            _(
+                "ties='input_order' is not available on a cluster: the shuffle by query does not keep "
+                "the order of a query's rows. Use ties='docno_descending' (trec_eval) or "
+                "ties='average'"
+            )
         )
     names = [m.name for m in measures]
     if len(set(names)) != len(names):
-        raise ValueError(f"a metric is asked for twice: {names}")
+        raise ValueError(_("a metric is asked for twice: {names}").format(names=names))
     return Plan(names, measures, resolved, __version__)
 
 
@@ -82,9 +87,11 @@ def check_version(expected: str) -> None:
 
     if __version__ != expected:
         raise RuntimeError(
-            f"rankmetrics {__version__} is installed on this worker but the driver runs rankmetrics "
-            f"{expected}: the numbers could differ. Install the same wheel on the workers as on the "
-            "driver (pip install rankmetrics-<version>-py3-none-any.whl)"
+            _(
+                "rankmetrics {__version__} is installed on this worker but the driver runs "
+                "rankmetrics {expected}: the numbers could differ. Install the same wheel on the "
+                "workers as on the driver (pip install rankmetrics-<version>-py3-none-any.whl)"
+            ).format(__version__=__version__, expected=expected)
         )
 
 
@@ -108,9 +115,7 @@ def evaluate_batch(qrels: Any, run: Any, plan: Plan) -> Any:
     if scored:
         with warnings.catch_warnings():
             # The driver warns once for the whole run; a bucket's own warning would repeat it.
-            warnings.filterwarnings(
-                "ignore", message=r".* absent from the run and skipped", category=UserWarning
-            )
+            warnings.filterwarnings("ignore", category=AbsentQueriesWarning)
             result = evaluate_measures(qrels, run, plan.measures, plan.conventions)
         rows = {"query_id": list(result.queries)}
         missing = set(result.missing_queries)
@@ -200,14 +205,11 @@ def finish(
     (the sum of ``log(max(value, 0.00001))``) over the evaluated queries.
     """
     if count == 0:
-        raise ValueError("no query is both judged and in the run")
+        raise ValueError(_("no query is both judged and in the run"))
     missing, unjudged = sorted(missing), sorted(unjudged)
     if missing and plan.conventions.missing == "skip":
-        shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         warnings.warn(
-            f"{len(missing)} judged quer{'y is' if len(missing) == 1 else 'ies are'} absent from the run "
-            f"and skipped: {shown}. Pass missing='zero' to score them 0 (trec_eval -c).",
-            UserWarning,
+            AbsentQueriesWarning(len(missing), shown_ids(missing)),
             stacklevel=3,
         )
     summary: dict[str, Any] = {}

@@ -18,9 +18,11 @@ import json
 import warnings
 from typing import Any
 
+from ..i18n import _, ngettext
 from .conventions import MISSING, REFERENCES, SCORE_PRECISIONS, TIES, Conventions
 
 FORMATS = ("table", "tsv", "csv", "json")
+COMPARE_FORMATS = ("table", "json")
 
 # option -> (Conventions field, how to read its text)
 _SETTINGS = {
@@ -43,10 +45,11 @@ _EVALUATE_EXAMPLES = (
     "  rankmetrics evaluate qrels.txt run.txt map --like trec_eval-9\n"
     "  rankmetrics evaluate qrels.txt run.txt --explain 301 --measure ndcg_cut_10"
 )
+_COMPARE_EXAMPLES = "rankmetrics compare qrels.txt base.txt new.txt --measures map ndcg_cut_10"
 
 
 class CommandError(ValueError):
-    """A refused option value, said in Korean (the caller prints it as one line)."""
+    """A refused option value, from the catalogue (the caller prints it as one line)."""
 
 
 def _add_conventions(sub: argparse.ArgumentParser) -> None:
@@ -57,73 +60,122 @@ def _add_conventions(sub: argparse.ArgumentParser) -> None:
         return "{" + ",".join(values) + "}"
 
     sub.add_argument(
-        "--like", metavar="PRESET", help="다른 구현의 약속을 한꺼번에: trec_eval-10, trec_eval-9 …"
+        "--like",
+        metavar="PRESET",
+        help=_("another implementation's conventions at once: trec_eval-10, trec_eval-9 …"),
     )
     sub.add_argument(
         "--reference",
         metavar=choices(REFERENCES),
-        help="따를 trec_eval 판 (기본 trec_eval-10; trec_eval-9 = pytrec_eval, ir_measures)",
+        help=_(
+            "the trec_eval version to follow (default trec_eval-10; trec_eval-9 = pytrec_eval, ir_measures)"
+        ),
     )
-    sub.add_argument("--relevance-level", metavar="L", help="관련으로 볼 최소 등급 (trec_eval -l, 기본 1)")
+    sub.add_argument(
+        "--relevance-level",
+        metavar="L",
+        help=_("the lowest grade that counts as relevant (trec_eval -l, default 1)"),
+    )
     sub.add_argument(
         "--missing",
         metavar=choices(MISSING),
-        help="런에 없는 판정 질의: skip(건너뜀, 기본) · zero(0점, trec_eval -c)",
+        help=_("judged queries the run lacks: skip (skipped, the default) · zero (score 0, trec_eval -c)"),
     )
     sub.add_argument(
-        "--ties", metavar=choices(TIES), help="같은 점수의 순서 (기본 docno_descending, trec_eval)"
+        "--ties",
+        metavar=choices(TIES),
+        help=_("the order of equal scores (default docno_descending, trec_eval)"),
     )
     sub.add_argument(
         "--score-precision",
         metavar=choices(SCORE_PRECISIONS),
-        help="점수 비교 정밀도 (기본: --reference를 따름)",
+        help=_("the precision of score comparisons (default: as --reference)"),
     )
-    sub.add_argument("--gain", metavar=choices(GAINS), help="nDCG의 이득 (기본 linear)")
-    sub.add_argument("--ideal", metavar=choices(IDEAL_SOURCES), help="nDCG의 이상적 순서 (기본 judged)")
-    sub.add_argument("--denominator", metavar=choices(AP_DENOMINATORS), help="AP의 분모 (기본 all_relevant)")
+    sub.add_argument("--gain", metavar=choices(GAINS), help=_("nDCG's gain (default linear)"))
+    sub.add_argument(
+        "--ideal", metavar=choices(IDEAL_SOURCES), help=_("nDCG's ideal ranking (default judged)")
+    )
+    sub.add_argument(
+        "--denominator", metavar=choices(AP_DENOMINATORS), help=_("AP's denominator (default all_relevant)")
+    )
     sub.add_argument(
         "--fractional-grades",
         metavar=choices(FRACTIONAL_GRADES),
-        help="0.5 같은 소수 등급 (기본 error: 거부)",
+        help=_("fractional grades such as 0.5 (default error: refused)"),
     )
-    sub.add_argument("--judged-only", action="store_true", help="판정된 문서만 순위에 둡니다 (trec_eval -J)")
-    sub.add_argument("--max-documents", metavar="N", help="질의마다 앞의 N개만 봅니다 (trec_eval -M)")
+    sub.add_argument(
+        "--judged-only", action="store_true", help=_("ranks only the judged documents (trec_eval -J)")
+    )
+    sub.add_argument(
+        "--max-documents",
+        metavar="N",
+        help=_("looks at the first N documents of each query only (trec_eval -M)"),
+    )
 
 
-def add_commands(commands: Any, epilog_prefix: str = "예:\n  ") -> None:
+def add_commands(commands: Any) -> None:
     """Add ``evaluate`` and ``compare`` to the command line's subparsers."""
     sub = commands.add_parser(
         "evaluate",
-        description="판정 파일(qrels)과 런 파일로 지표를 계산합니다. 지표 이름은 ir_measures식(nDCG@10, P@5, AP, "
-        "'RBP(p=0.8)')과 trec_eval식(ndcg_cut_10, P_5, map) 모두 받습니다.",
-        epilog=epilog_prefix + _EVALUATE_EXAMPLES,
+        description=_(
+            "Computes measures from a qrels file and a run file. Measure names may be written as "
+            "ir_measures writes them (nDCG@10, P@5, AP, 'RBP(p=0.8)') or as trec_eval does (ndcg_cut_10, P_5, map)."
+        ),
+        epilog=_("Examples:\n  {examples}").format(examples=_EVALUATE_EXAMPLES),
     )
-    sub.add_argument("qrels", metavar="QRELS", help="판정 파일 (qid 0 docno 등급)")
-    sub.add_argument("run", metavar="RUN", help="런 파일 (qid Q0 docno 순위 점수 태그)")
-    sub.add_argument("measures", nargs="*", metavar="MEASURE", help="지표 이름 (여럿)")
-    sub.add_argument("--per-query", action="store_true", help="질의마다의 값도 보입니다")
+    sub.add_argument("qrels", metavar="QRELS", help=_("the qrels file (qid 0 docno grade)"))
+    sub.add_argument("run", metavar="RUN", help=_("the run file (qid Q0 docno rank score tag)"))
+    sub.add_argument("measures", nargs="*", metavar="MEASURE", help=_("measure names (one or more)"))
+    sub.add_argument("--per-query", action="store_true", help=_("shows each query's values too"))
     sub.add_argument(
-        "--format", default="table", metavar="{" + ",".join(FORMATS) + "}", help="출력 형식 (기본 table)"
+        "--format",
+        default="table",
+        metavar="{" + ",".join(FORMATS) + "}",
+        help=_("the output format (default table)"),
     )
-    sub.add_argument("--explain", metavar="QID", help="질의 하나의 순위·문서 상태·단계표를 보입니다")
-    sub.add_argument("--measure", metavar="M", help="--explain에서 단계표를 보일 지표 (기본: 첫 지표)")
-    sub.add_argument("--rows", default="20", metavar="N", help="--explain에서 보일 순위 수 (기본 20)")
+    sub.add_argument(
+        "--explain", metavar="QID", help=_("shows one query's ranking, document statuses and step table")
+    )
+    sub.add_argument(
+        "--measure",
+        metavar="M",
+        help=_("the measure whose step table --explain shows (default: the first measure)"),
+    )
+    sub.add_argument(
+        "--rows", default="20", metavar="N", help=_("how many ranks --explain shows (default 20)")
+    )
     _add_conventions(sub)
 
     sub = commands.add_parser(
         "compare",
-        description="같은 질의에서 두 런 이상을 비교합니다: 첫 런(기준)과 나머지 각각의 차이, 부트스트랩 신뢰구간, "
-        "대응 t 검정, 순열 검정, Holm 보정.",
-        epilog=epilog_prefix + "rankmetrics compare qrels.txt base.txt new.txt --measures map ndcg_cut_10",
+        description=_(
+            "Compares two runs or more on the same queries: the difference between the first run (the baseline) "
+            "and each other, bootstrap confidence intervals, the paired t-test, the permutation test, Holm's correction."
+        ),
+        epilog=_("Examples:\n  {examples}").format(examples=_COMPARE_EXAMPLES),
     )
-    sub.add_argument("qrels", metavar="QRELS", help="판정 파일")
-    sub.add_argument("runs", nargs="+", metavar="RUN", help="런 파일: 첫 파일이 기준입니다 (둘 이상)")
-    sub.add_argument("--measures", nargs="+", required=True, metavar="MEASURE", help="지표 이름 (여럿)")
+    sub.add_argument("qrels", metavar="QRELS", help=_("the qrels file"))
     sub.add_argument(
-        "--resamples", default="9999", metavar="B", help="순열 검정과 부트스트랩의 재표집 수 (기본 9999)"
+        "runs", nargs="+", metavar="RUN", help=_("the run files: the first is the baseline (two or more)")
     )
-    sub.add_argument("--seed", default="0", metavar="N", help="재표집의 난수 씨앗 (기본 0)")
-    sub.add_argument("--format", default="table", metavar="{table,json}", help="출력 형식 (기본 table)")
+    sub.add_argument(
+        "--measures", nargs="+", required=True, metavar="MEASURE", help=_("measure names (one or more)")
+    )
+    sub.add_argument(
+        "--resamples",
+        default="9999",
+        metavar="B",
+        help=_("the number of resamples of the permutation test and the bootstrap (default 9999)"),
+    )
+    sub.add_argument(
+        "--seed", default="0", metavar="N", help=_("the random seed of the resampling (default 0)")
+    )
+    sub.add_argument(
+        "--format",
+        default="table",
+        metavar="{" + ",".join(COMPARE_FORMATS) + "}",
+        help=_("the output format (default table)"),
+    )
     _add_conventions(sub)
 
 
@@ -131,7 +183,7 @@ def _number(text: str, option: str) -> int | float:
     try:
         value = float(text)
     except ValueError:
-        raise CommandError(f"{option}에는 수를 주세요: {text!r}") from None
+        raise CommandError(_("{option} takes a number: {text!r}").format(option=option, text=text)) from None
     return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
 
 
@@ -150,7 +202,11 @@ def conventions_from(args: argparse.Namespace) -> Conventions:
 def _footer(n_queries: int, c: Conventions) -> str:
     from .. import __version__
 
-    text = f"질의 {n_queries}개 · rankmetrics {__version__} · 기준 {c['reference']}"
+    text = ngettext(
+        "{count} query · rankmetrics {version} · reference {reference}",
+        "{count} queries · rankmetrics {version} · reference {reference}",
+        n_queries,
+    ).format(count=n_queries, version=__version__, reference=c["reference"])
     changed = [
         f"{name}={c[name]}"
         for name in c
@@ -160,15 +216,27 @@ def _footer(n_queries: int, c: Conventions) -> str:
     return text + (" · " + ", ".join(changed) if changed else "")
 
 
+def _version_line(c: Conventions) -> str:
+    from .. import __version__
+
+    return _("rankmetrics {version} · reference {reference}").format(
+        version=__version__, reference=c["reference"]
+    )
+
+
 def _record_warnings(caught: list[warnings.WarningMessage], notes: list[str]) -> None:
+    from .evaluation import AbsentQueriesWarning
+
     for w in caught:
-        if issubclass(w.category, UserWarning) and "absent from the run" in str(w.message):
+        if isinstance(w.message, AbsentQueriesWarning):
             notes.append(
-                "경고: 판정된 질의 가운데 런에 없는 질의를 건너뛰었습니다 (0점으로 셀 때는 --missing zero): "
+                _(
+                    "warning: skipped the judged queries that the run lacks "
+                    "(to score them 0: --missing zero): {queries}"
+                ).format(queries=w.message.queries)
             )
-            notes[-1] += str(w.message).split(": ", 1)[-1].split(". Pass")[0]
         else:
-            notes.append(f"경고: {w.message}")
+            notes.append(_("warning: {message}").format(message=w.message))
 
 
 def run_evaluate(args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -177,7 +245,11 @@ def run_evaluate(args: argparse.Namespace) -> tuple[str, list[str]]:
     from .names import parse_metrics
 
     if args.format not in FORMATS:
-        raise CommandError(f"--format은 {', '.join(FORMATS)} 가운데 하나입니다: {args.format!r}")
+        raise CommandError(
+            _("--format must be one of {choices}: {value!r}").format(
+                choices=", ".join(FORMATS), value=args.format
+            )
+        )
     c = conventions_from(args)
     notes: list[str] = []
     if args.explain is not None:
@@ -186,14 +258,17 @@ def run_evaluate(args: argparse.Namespace) -> tuple[str, list[str]]:
         measure = args.measure or (args.measures[0] if args.measures else None)
         rows = _number(args.rows, "--rows")
         if not isinstance(rows, int) or rows < 1:
-            raise CommandError(f"--rows에는 1 이상의 정수를 주세요: {args.rows!r}")
+            raise CommandError(
+                _("--rows takes a whole number of 1 or more: {value!r}").format(value=args.rows)
+            )
         e = explain_query(args.qrels, args.run, args.explain, measure, conventions=c)
-        from .. import __version__
 
-        return e.text(limit=rows) + f"\nrankmetrics {__version__} · 기준 {c['reference']}", notes
+        return e.text(limit=rows) + "\n" + _version_line(c), notes
     if not args.measures:
         raise CommandError(
-            "지표 이름을 하나 이상 주세요 (예: rankmetrics evaluate qrels.txt run.txt nDCG@10 AP)"
+            _("give one measure name or more (e.g. {example})").format(
+                example="rankmetrics evaluate qrels.txt run.txt nDCG@10 AP"
+            )
         )
     measures = parse_metrics(args.measures)
     with warnings.catch_warnings(record=True) as caught:
@@ -224,23 +299,23 @@ def _render(result: Any, per_query: bool, form: str) -> str:
     if form in ("tsv", "csv"):
         out = io.StringIO()
         writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
-        writer.writerow(["query", "measure", "value"])
+        writer.writerow(["query", "measure", "value"])  # column names for scripts, not words
         if per_query:
             for i, qid in enumerate(result.queries):
                 for m in names:
                     writer.writerow([qid, m, _plain(m, result.per_query[m][i])])
         for m in names:
-            writer.writerow(["all", m, _plain(m, result.summary[m])])
+            writer.writerow(["all", m, _plain(m, result.summary[m])])  # trec_eval's "all"
         return out.getvalue().rstrip("\n")
     footer = _footer(len(result.queries), result.conventions)
     if per_query:
         body = [
             [qid, *(_cell(m, result.per_query[m][i]) for m in names)] for i, qid in enumerate(result.queries)
         ]
-        total = [["전체", *(_cell(m, result.summary[m]) for m in names)]]
-        return text_table(["질의", *names], body, footer=total) + "\n" + footer
+        total = [[_("all"), *(_cell(m, result.summary[m]) for m in names)]]
+        return text_table([_("query"), *names], body, footer=total) + "\n" + footer
     rows = [[m, _cell(m, result.summary[m])] for m in names]
-    return text_table(["지표", "값"], rows) + "\n" + footer
+    return text_table([_("measure"), _("value")], rows) + "\n" + footer
 
 
 def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -250,9 +325,13 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
     from .compare import compare
 
     if len(args.runs) < 2:
-        raise CommandError("비교할 런 파일을 둘 이상 주세요 (첫 파일이 기준입니다)")
-    if args.format not in ("table", "json"):
-        raise CommandError(f"--format은 table, json 가운데 하나입니다: {args.format!r}")
+        raise CommandError(_("give two run files or more to compare (the first is the baseline)"))
+    if args.format not in COMPARE_FORMATS:
+        raise CommandError(
+            _("--format must be one of {choices}: {value!r}").format(
+                choices=", ".join(COMPARE_FORMATS), value=args.format
+            )
+        )
     c = conventions_from(args)
     resamples, seed = _number(args.resamples, "--resamples"), _number(args.seed, "--seed")
     notes: list[str] = []
@@ -273,33 +352,47 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
         if args.format == "json":
             data.append({"a": args.runs[0], "b": other, **result.to_dict()})
             continue
-        _, rows = result._table()
+        _header, rows = result._table()
         settings = result.settings
         level = f"{settings.get('confidence_level', 0.95):.0%}"
         header = [
-            "지표",
+            _("measure"),
             "a",
             "b",
             "b − a",
-            f"{level} 신뢰구간",
-            "p (t 검정)",
-            "p (순열)",
-            "Holm p (순열)",
+            _("{level} confidence interval").format(level=level),
+            _("p (t-test)"),
+            _("p (permutation)"),
+            _("Holm p (permutation)"),
             "+/=/−",
         ]
         undefined = [m for m, r in result.results.items() if r.p_ttest != r.p_ttest]  # nan
         note = (
-            f"\np (t 검정)가 n/a인 지표({', '.join(undefined)}): 모든 질의의 차이가 같아 t 검정을 정의할 수 없습니다."
+            "\n"
+            + _(
+                "the measures whose p (t-test) is n/a ({measures}): every query's difference is the same, "
+                "so the t-test is undefined."
+            ).format(measures=", ".join(undefined))
             if undefined
             else ""
         )
         parts.append(
             f"a = {args.runs[0]}, b = {other}\n"
             + text_table(header, rows)
-            + f"\n질의 {len(result.a.queries)}개, 차이 = b − a; 대응 t 검정·대응 순열 검정"
-            f"({settings.get('alternative')}), {settings.get('ci_method')} 부트스트랩 신뢰구간; 지표 {len(rows)}개에 "
-            f"걸친 Holm 보정; 재표집 {resamples}번, "
-            f"씨앗 {seed}." + note
+            + "\n"
+            + _(
+                "{queries} queries, difference = b − a; paired t-test and paired permutation test "
+                "({alternative}), {ci_method} bootstrap confidence intervals; Holm's correction over "
+                "{measures} measures; {resamples} resamples, seed {seed}."
+            ).format(
+                queries=len(result.a.queries),
+                alternative=settings.get("alternative"),
+                ci_method=settings.get("ci_method"),
+                measures=len(rows),
+                resamples=resamples,
+                seed=seed,
+            )
+            + note
         )
     if args.format == "json":
         return (
@@ -310,4 +403,4 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
             ),
             notes,
         )
-    return "\n\n".join(parts) + f"\nrankmetrics {__version__} · 기준 {c['reference']}", notes
+    return "\n\n".join(parts) + "\n" + _version_line(c), notes

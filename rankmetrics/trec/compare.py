@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from ..i18n import N_, _
 from ..tables import html_table, text_table
 from .conventions import Conventions
 from .evaluate import Evaluation, evaluate_measures
@@ -31,7 +32,7 @@ CI_METHODS = ("BCa", "percentile", "basic")
 _CONSTANT = 1e-12
 
 # Why a t-test p-value is nan, in the table's note.
-_NO_SPREAD = "every query's difference is the same, so the t-test is undefined (its spread is 0)"
+_NO_SPREAD = N_("every query's difference is the same, so the t-test is undefined (its spread is 0)")
 
 
 def holm(p_values: Any) -> np.ndarray:
@@ -70,10 +71,16 @@ def holm(p_values: Any) -> np.ndarray:
     """
     p = v.to_float_array(p_values, "p_values")
     if p.ndim != 1 or p.size == 0:
-        raise ValueError(f"p_values must be a non-empty 1-D sequence; got {v.show(p_values)}")
+        raise ValueError(
+            _("p_values must be a non-empty 1-D sequence; got {p_values}").format(p_values=v.show(p_values))
+        )
     tested = ~np.isnan(p)
     if not np.all((p[tested] >= 0) & (p[tested] <= 1)):
-        raise ValueError(f"p_values must lie in [0, 1] (or be nan: not computed); got {v.show(p_values)}")
+        raise ValueError(
+            _("p_values must lie in [0, 1] (or be nan: not computed); got {p_values}").format(
+                p_values=v.show(p_values)
+            )
+        )
     out = np.full(p.shape, np.nan)
     defined = p[tested]
     order = np.argsort(defined, kind="stable")
@@ -129,7 +136,11 @@ class Comparison:
 
     def __getitem__(self, metric: str) -> MetricComparison:
         if metric not in self.results:
-            raise KeyError(f"metric {metric!r} was not compared; the metrics are {list(self.results)}")
+            raise KeyError(
+                _("metric {metric!r} was not compared; the metrics are {results}").format(
+                    metric=metric, results=list(self.results)
+                )
+            )
         return self.results[metric]
 
     def differences(self, metric: str) -> np.ndarray:
@@ -149,7 +160,17 @@ class Comparison:
             return "n/a" if np.isnan(value) else f"{value:.4f}"
 
         level = f"{self.settings.get('confidence_level', 0.95):.0%}"
-        header = ["metric", "a", "b", "b - a", f"{level} CI", "p (t)", "p (perm.)", "Holm p (perm.)", "+/=/-"]
+        header = [
+            _("metric"),
+            "a",
+            "b",
+            "b - a",
+            _("{level} CI").format(level=level),
+            _("p (t)"),
+            _("p (perm.)"),
+            _("Holm p (perm.)"),
+            "+/=/-",
+        ]
         rows = [
             [
                 r.metric,
@@ -169,9 +190,18 @@ class Comparison:
     def _caption(self) -> str:
         s = self.settings
         return (
-            f"{len(self.queries)} queries, difference = b - a; paired t-test, paired permutation test "
-            f"({s.get('alternative')}), {s.get('ci_method')} bootstrap CI; Holm across "
-            f"{len(self.results)} metrics; n_resamples={s.get('n_resamples')}, random_state={s.get('random_state')}"
+            _(
+                "{queries} queries, difference = b - a; paired t-test, paired permutation test "
+                "({alternative}), {ci_method} bootstrap CI; Holm across {metrics} metrics; "
+                "n_resamples={n_resamples}, random_state={random_state}"
+            ).format(
+                queries=len(self.queries),
+                alternative=s.get("alternative"),
+                ci_method=s.get("ci_method"),
+                metrics=len(self.results),
+                n_resamples=s.get("n_resamples"),
+                random_state=s.get("random_state"),
+            )
             + self._notes()
         )
 
@@ -180,17 +210,19 @@ class Comparison:
         flat = [m for m, r in self.results.items() if np.isnan(r.p_ttest)]
         if not flat:
             return ""
-        return (
-            f". Note for {', '.join(flat)}: p (t) n/a: {_NO_SPREAD}; the bootstrap interval is then a "
+        return _(
+            ". Note for {metrics}: p (t) n/a: {reason}; the bootstrap interval is then a "
             "single point, since every resample has the same mean. The permutation test still applies."
-        )
+        ).format(metrics=", ".join(flat), reason=_(_NO_SPREAD))
 
     def __str__(self) -> str:
         header, rows = self._table()
         return text_table(header, rows) + "\n" + self._caption()
 
     def __repr__(self) -> str:
-        return f"<Comparison: {len(self.queries)} queries, metrics {list(self.results)}>"
+        return _("<Comparison: {count} queries, metrics {metrics}>").format(
+            count=len(self.queries), metrics=list(self.results)
+        )
 
     def _repr_html_(self) -> str:
         header, rows = self._table()
@@ -303,24 +335,30 @@ def compare(
         from scipy import stats
     except ImportError:  # numpy is the package's only hard dependency
         raise ImportError(
-            "compare() needs SciPy 1.15 or newer for its tests: pip install 'rankmetrics[stats]'"
+            _("compare() needs SciPy 1.15 or newer for its tests: pip install 'rankmetrics[stats]'")
         ) from None
 
     n_resamples = v.check_k(n_resamples, "n_resamples")
     if n_resamples is None:
-        raise ValueError("n_resamples must be a positive integer; got None")
+        raise ValueError(_("n_resamples must be a positive integer; got None"))
     level = v.check_probability(confidence_level, "confidence_level")
     alternative = v.check_choice(alternative, "alternative", ALTERNATIVES)
     ci_method = v.check_choice(ci_method, "ci_method", CI_METHODS)
     if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
-        raise ValueError(f"random_state must be a non-negative integer seed; got {v.show(random_state)}")
+        raise ValueError(
+            _("random_state must be a non-negative integer seed; got {random_state}").format(
+                random_state=v.show(random_state)
+            )
+        )
 
     measures = parse_metrics(metrics)
     text = [m.name for m in measures if m.metric.text is not None]
     if text:
         raise ValueError(
-            f"compare() cannot compare {', '.join(map(repr, text))}: a text measure (the run's tag, "
-            "the first grades as characters) has no difference between runs; compare numeric measures"
+            _(
+                "compare() cannot compare {text}: a text measure (the run's tag, the first grades as "
+                "characters) has no difference between runs; compare numeric measures"
+            ).format(text=", ".join(map(repr, text)))
         )
     chunk_queries = v.check_k(conventions.pop("chunk_queries", None), "chunk_queries")
     settings = Conventions.resolve(like, base=conventions.pop("conventions", None), **conventions)
@@ -330,13 +368,18 @@ def compare(
         only_a = sorted(set(a.queries) - set(b.queries))
         only_b = sorted(set(b.queries) - set(a.queries))
         raise ValueError(
-            "run_a and run_b are evaluated on different queries "
-            f"(only run_a: {', '.join(only_a) or 'none'}; only run_b: {', '.join(only_b) or 'none'}); "
-            "a paired comparison needs the same queries: pass missing='zero' to score a judged "
-            "query that a run lacks as 0 (trec_eval -c)"
+            _(
+                "run_a and run_b are evaluated on different queries (only run_a: {only_a}; only "
+                "run_b: {only_b}); a paired comparison needs the same queries: pass missing='zero' to "
+                "score a judged query that a run lacks as 0 (trec_eval -c)"
+            ).format(only_a=", ".join(only_a) or _("none"), only_b=", ".join(only_b) or _("none"))
         )
     if len(a.queries) < 2:
-        raise ValueError(f"a paired comparison needs at least 2 queries; got {len(a.queries)}")
+        raise ValueError(
+            _("a paired comparison needs at least 2 queries; got {n_queries}").format(
+                n_queries=len(a.queries)
+            )
+        )
 
     rows: dict[str, dict[str, Any]] = {}
     for metric in a.metrics:

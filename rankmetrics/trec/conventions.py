@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from ..i18n import _
 from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
 from ..tables import text_table
 from .files import FRACTIONAL_GRADES
@@ -90,9 +91,11 @@ def register_preset(preset: Preset) -> Preset:
     known = {f.name for f in fields(Conventions) if f.init and not f.name.startswith("_")}
     unknown = sorted(set(preset.settings) - known)
     if unknown:
-        raise ValueError(f"preset {preset.name!r} sets unknown conventions {unknown}")
+        raise ValueError(
+            _("preset {name!r} sets unknown conventions {unknown}").format(name=preset.name, unknown=unknown)
+        )
     if preset.name in PRESETS:
-        raise ValueError(f"preset {preset.name!r} is registered twice")
+        raise ValueError(_("preset {name!r} is registered twice").format(name=preset.name))
     Conventions.resolve(**preset.settings)  # every value must be valid
     PRESETS[preset.name] = preset
     return preset
@@ -188,7 +191,11 @@ class Conventions(Mapping):
         set_(self, "ideal", v.check_choice(self.ideal, "ideal", IDEAL_SOURCES))
         set_(self, "denominator", v.check_choice(self.denominator, "denominator", AP_DENOMINATORS))
         if not isinstance(self.judged_only, (bool, np.bool_)):
-            raise ValueError(f"judged_only must be True or False; got {v.show(self.judged_only)}")
+            raise ValueError(
+                _("judged_only must be True or False; got {judged_only}").format(
+                    judged_only=v.show(self.judged_only)
+                )
+            )
         set_(self, "judged_only", bool(self.judged_only))
         if self.max_documents is not None:
             set_(self, "max_documents", v.check_k(self.max_documents, "max_documents"))
@@ -214,21 +221,37 @@ class Conventions(Mapping):
         names = _setting_names()
         unknown = sorted(set(arguments) - set(names))
         if unknown:
-            raise ValueError(f"unknown convention {unknown[0]!r}; the conventions are {', '.join(names)}")
+            raise ValueError(
+                _("unknown convention {unknown!r}; the conventions are {names}").format(
+                    unknown=unknown[0], names=", ".join(names)
+                )
+            )
         given = {key: value for key, value in arguments.items() if value is not UNSET}
         if base is not None:
             if not isinstance(base, Conventions):
-                raise ValueError(f"conventions must be a Conventions object or None; got {v.show(base)}")
+                raise ValueError(
+                    _("conventions must be a Conventions object or None; got {base}").format(
+                        base=v.show(base)
+                    )
+                )
             if preset is not None:
-                raise ValueError("give like= or conventions=, not both: conventions already has its preset")
+                raise ValueError(
+                    _("give like= or conventions=, not both: conventions already has its preset")
+                )
             chosen, preset = dict(base), base.preset
             earlier = dict(base._sources)
         else:
             chosen = {}
             if preset is not None:
+                from . import presets  # noqa: F401  (registers the library presets on first use)
+
                 if not isinstance(preset, str) or preset not in PRESETS:
-                    offered = ", ".join(map(repr, PRESETS)) or "none"
-                    raise ValueError(f"like must be one of {offered}; got {v.show(preset)}")
+                    offered = ", ".join(map(repr, PRESETS)) or _("none")
+                    raise ValueError(
+                        _("like must be one of {offered}; got {preset}").format(
+                            offered=offered, preset=v.show(preset)
+                        )
+                    )
                 chosen = dict(PRESETS[preset].settings)
             earlier = {name: f"preset {preset}" for name in chosen}
         if earlier.get("score_precision", "").startswith("reference"):
@@ -255,13 +278,17 @@ class Conventions(Mapping):
         """Where a setting's value came from: ``"default"``, ``"preset NAME"``, ``"argument"``,
         or (``score_precision``) ``"reference NAME"``."""
         if name not in _setting_names():
-            raise ValueError(f"unknown convention {name!r}; the conventions are {', '.join(self)}")
+            raise ValueError(
+                _("unknown convention {name!r}; the conventions are {value}").format(
+                    name=name, value=", ".join(self)
+                )
+            )
         return dict(self._sources)[name]
 
     def card(self) -> str:
         """A text table of every setting, its value and where it came from."""
-        rows = [[name, _shown(name, self[name]), self.source(name)] for name in self]
-        return text_table(["setting", "value", "from"], rows, ["left", "left", "left"])
+        rows = [[name, _shown(name, self[name]), _source_shown(self.source(name))] for name in self]
+        return text_table([_("setting"), _("value"), _("from")], rows, ["left", "left", "left"])
 
     # Mapping: the settings by name (preset and sources are not settings).
     def __getitem__(self, name: str) -> Any:
@@ -282,11 +309,23 @@ def _setting_names() -> tuple[str, ...]:
 
 def _shown(name: str, value: Any) -> str:
     if name == "max_documents" and value is None:
-        return "None (all)"
+        return _("None (all)")
     return str(value)
+
+
+def _source_shown(source: str) -> str:
+    """Where a setting came from, in the reader's language (``source()`` itself returns the key)."""
+    kind, _space, name = source.partition(" ")
+    if kind == "preset":
+        return _("preset {name}").format(name=name)
+    if kind == "reference":
+        return _("reference {name}").format(name=name)
+    return _("argument") if source == "argument" else _("default")
 
 
 def check_level(level: Any) -> float:
     if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real) or not math.isfinite(level):
-        raise ValueError(f"relevance_level must be a finite number; got {v.show(level)}")
+        raise ValueError(
+            _("relevance_level must be a finite number; got {level}").format(level=v.show(level))
+        )
     return int(level) if float(level).is_integer() else float(level)

@@ -56,6 +56,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from ..i18n import use_language
 from .dropin_measures import (  # noqa: F401  (measure_names: the drop-in's public helper)
     MEASURES,
     NICKNAMES,
@@ -335,7 +336,18 @@ def main(
 
     ``stdin`` is read for a run file named ``-`` (default: ``sys.stdin``'s bytes), a text
     or binary file object.
+
+    The drop-in speaks trec_eval's English, whatever ``RANKMETRICS_LANG`` or
+    :func:`rankmetrics.set_language` says: its output, its refusals included, is compared
+    byte for byte by the scripts it replaces.
     """
+    with use_language("en"):
+        return _main(argv, stdout, stderr, stdin)
+
+
+def _main(
+    argv: list[str] | None, stdout: IO[str] | None, stderr: IO[str] | None, stdin: IO[str] | None
+) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout if stdout is None else stdout
     err = sys.stderr if stderr is None else stderr

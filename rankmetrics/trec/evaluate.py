@@ -25,11 +25,12 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import sequential_sum
+from ..i18n import _
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns
 from . import files, frames, presets, ranking
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
-from .evaluation import Evaluation
+from .evaluation import AbsentQueriesWarning, Evaluation, shown_ids
 from .names import Measure, known_metrics, parse_metric, parse_metrics
 from .records import Records
 
@@ -333,7 +334,7 @@ def evaluate_measures(
     # pandas DataFrames (ir_measures' columns) become the reader's records; files and dicts go on as they are.
     qrels = files.judgements(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
     if not qrels:
-        raise ValueError("qrels holds no judgement at all")
+        raise ValueError(_("qrels holds no judgement at all"))
     # unjudged="zero": a query of the run without judgements is ranked against none.
     judgements = qrels if c.unjudged == "skip" else _NoneJudged(qrels)
 
@@ -362,15 +363,13 @@ def evaluate_measures(
         parts.append(score(Records.empty(absent)))
     if not queries:
         raise ValueError(
-            "no query is both judged and in the run: the qrels judge "
-            f"{_list(sorted(qrels))}; the run has {_list(sorted(in_run)) or 'none'}"
+            _("no query is both judged and in the run: the qrels judge {qrels}; the run has {in_run}").format(
+                qrels=_list(sorted(qrels)), in_run=_list(sorted(in_run)) or _("none")
+            )
         )
     if absent and c.missing == "skip":
         warnings.warn(
-            f"{len(absent)} judged quer{'y is' if len(absent) == 1 else 'ies are'} "
-            f"absent from the run and skipped: {_list(absent)}. "
-            "Pass missing='zero' to score them 0 (trec_eval -c).",
-            UserWarning,
+            AbsentQueriesWarning(len(absent), shown_ids(absent)),
             stacklevel=2,
         )
 
@@ -410,21 +409,24 @@ def _check_averaged(measures: list[Measure], denominator: str, max_documents: in
     if refused:
         offered = ", ".join(m.name for m in METRICS.values() if m.averages_ties)
         raise ValueError(
-            f"ties='average' is not available for {', '.join(map(repr, refused))}; "
-            f"it is for: {offered}. Use ties='docno_descending' (trec_eval) for the others"
+            _(
+                "ties='average' is not available for {refused}; it is for: {offered}. Use "
+                "ties='docno_descending' (trec_eval) for the others"
+            ).format(refused=", ".join(map(repr, refused)), offered=offered)
         )
     if denominator == "retrieved_relevant" and any(m.family == "average_precision" for m in measures):
         raise ValueError(
-            "ties='average' does not go with denominator='retrieved_relevant': AP would then divide "
-            "by a count that itself depends on the order of the tied documents"
+            _(
+                "ties='average' does not go with denominator='retrieved_relevant': AP would then "
+                "divide by a count that itself depends on the order of the tied documents"
+            )
         )
     if max_documents is not None:
-        raise ValueError("ties='average' does not go with max_documents: the cut could split a tie group")
+        raise ValueError(_("ties='average' does not go with max_documents: the cut could split a tie group"))
 
 
 def _list(ids: Sequence[str], shown: int = 10) -> str:
-    text = ", ".join(ids[:shown])
-    return text + (f" and {len(ids) - shown} more" if len(ids) > shown else "")
+    return shown_ids(list(ids), shown)
 
 
 def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> dict[str, np.ndarray]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _, ngettext
 from ..registry import Metric
 from ..tables import html_table, text_table
 from .names import Measure, parse_metric, trec_eval_name
@@ -65,11 +66,15 @@ class Evaluation:
     def value(self, metric: str, qid: Any) -> float:
         """One query's value of one metric."""
         if metric not in self.per_query:
-            raise ValueError(f"metric {metric!r} was not evaluated; the metrics are {list(self.metrics)}")
+            raise ValueError(
+                _("metric {metric!r} was not evaluated; the metrics are {metrics}").format(
+                    metric=metric, metrics=list(self.metrics)
+                )
+            )
         try:
             index = self.queries.index(str(qid))
         except ValueError:
-            raise ValueError(f"query {str(qid)!r} was not evaluated") from None
+            raise ValueError(_("query {qid!r} was not evaluated").format(qid=str(qid))) from None
         return _plain(metric, self.per_query[metric][index])
 
     def explain(self, qid: Any, metric: str | None = None) -> Any:
@@ -81,8 +86,11 @@ class Evaluation:
         """
         if not self.inputs:
             raise ValueError(
-                "explain() needs the qrels and run as paths or dicts; this evaluation read them from "
-                "open files: call rankmetrics.trec.query_explanation.explain_query(qrels, run, qid, metric)"
+                _(
+                    "explain() needs the qrels and run as paths or dicts; this evaluation read them from "
+                    "open files: call rankmetrics.trec.query_explanation.explain_query(qrels, run, qid, "
+                    "metric)"
+                )
             )
         from .query_explanation import explain_query
 
@@ -139,7 +147,9 @@ class Evaluation:
         for name, trec in printed.items():
             if trec in seen:
                 raise ValueError(
-                    f"{seen[trec]!r} and {name!r} both print as trec_eval's {trec}; evaluate one of them"
+                    _("{seen!r} and {name!r} both print as trec_eval's {trec}; evaluate one of them").format(
+                        seen=seen[trec], name=name, trec=trec
+                    )
                 )
             seen[trec] = name
         lines = []
@@ -166,21 +176,40 @@ class Evaluation:
 
     def _caption(self) -> str:
         c = self.conventions
-        text = (
-            f"{len(self.queries)} queries; relevance_level={c.get('relevance_level')}, "
-            f"ties={c.get('ties')}, missing={c.get('missing')}"
+        text = ngettext(
+            "{count} query; relevance_level={relevance_level}, ties={ties}, missing={missing}",
+            "{count} queries; relevance_level={relevance_level}, ties={ties}, missing={missing}",
+            len(self.queries),
+        ).format(
+            count=len(self.queries),
+            relevance_level=c.get("relevance_level"),
+            ties=c.get("ties"),
+            missing=c.get("missing"),
         )
         if self.missing_queries:
-            verb = "skipped" if c.get("missing") == "skip" else "scored 0"
-            text += f"; {len(self.missing_queries)} judged queries absent from the run ({verb})"
+            absent = len(self.missing_queries)
+            if c.get("missing") == "skip":
+                text += ngettext(
+                    "; {count} judged query absent from the run (skipped)",
+                    "; {count} judged queries absent from the run (skipped)",
+                    absent,
+                ).format(count=absent)
+            else:
+                text += ngettext(
+                    "; {count} judged query absent from the run (scored 0)",
+                    "; {count} judged queries absent from the run (scored 0)",
+                    absent,
+                ).format(count=absent)
         from .. import __version__
 
-        return text + f"; rankmetrics {__version__}, reference {c.get('reference')}"
+        return text + _("; rankmetrics {version}, reference {reference}").format(
+            version=__version__, reference=c.get("reference")
+        )
 
     def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
-        header = ["query", *self.per_query]
+        header = [_("query"), *self.per_query]
         body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
-        total = [["all", *(_cell(m, self.summary[m]) for m in self.per_query)]]
+        total = [[_("all"), *(_cell(m, self.summary[m]) for m in self.per_query)]]
         return header, body, total
 
     def __str__(self) -> str:
@@ -188,7 +217,11 @@ class Evaluation:
         return text_table(header, body, footer=total) + "\n" + self._caption()
 
     def __repr__(self) -> str:
-        return f"<Evaluation: {len(self.queries)} queries, metrics {list(self.metrics)}>"
+        return ngettext(
+            "<Evaluation: {count} query, metrics {metrics}>",
+            "<Evaluation: {count} queries, metrics {metrics}>",
+            len(self.queries),
+        ).format(count=len(self.queries), metrics=list(self.metrics))
 
     def _repr_html_(self) -> str:
         header, body, total = self._table()
@@ -206,10 +239,11 @@ def _trec_eval_name(measure: Measure, conventions: Mapping[str, Any]) -> str:
     level = conventions.get("relevance_level", 1)
     if measure.relevance_level is not None and measure.relevance_level != level:
         raise ValueError(
-            f"{measure.name!r} has no trec_eval name here: its relevance level "
-            f"{measure.relevance_level} is not the evaluation's ({level}), and trec_eval applies "
-            "one level (-l) to every measure; evaluate it with relevance_level="
-            f"{measure.relevance_level} instead"
+            _(
+                "{measure_name!r} has no trec_eval name here: its relevance level {relevance_level} "
+                "is not the evaluation's ({level}), and trec_eval applies one level (-l) to every "
+                "measure; evaluate it with relevance_level={relevance_level} instead"
+            ).format(measure_name=measure.name, relevance_level=measure.relevance_level, level=level)
         )
     return trec_eval_name(measure)
 
@@ -235,3 +269,25 @@ def _trec_line(name: str, metric: Metric, qid: str, value: Any) -> str:
     # trec_eval's printf: "%-22s\t%s\t%6.4f" (%ld for counts, the text's own form for text).
     shown = metric.text.format(value) if metric.text is not None else _shown(metric, value)
     return f"{name:<22}\t{qid}\t{shown}"
+
+
+class AbsentQueriesWarning(UserWarning):
+    """Judged queries that the run lacks were skipped; ``queries`` lists them (the first ten, then a count)."""
+
+    def __init__(self, count: int, queries: str) -> None:
+        self.count, self.queries = count, queries
+        super().__init__(
+            ngettext(
+                "{count} judged query is absent from the run and skipped: {queries}. "
+                "Pass missing='zero' to score it 0 (trec_eval -c).",
+                "{count} judged queries are absent from the run and skipped: {queries}. "
+                "Pass missing='zero' to score them 0 (trec_eval -c).",
+                count,
+            ).format(count=count, queries=queries)
+        )
+
+
+def shown_ids(ids: list[str], shown: int = 10) -> str:
+    """The first ``shown`` ids, then how many more."""
+    text = ", ".join(ids[:shown])
+    return text + (_(" and {count} more").format(count=len(ids) - shown) if len(ids) > shown else "")

@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from ..i18n import N_, _
 from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
@@ -136,9 +137,13 @@ class _Format:
     def __post_init__(self) -> None:
         used = (self.qid_field, self.docno_field, self.value_field, self.tag_field)
         if max(f for f in used if f is not None) >= self.min_fields:
-            raise ValueError(f"the {self.kind} format reads a field beyond its {self.min_fields} fields")
+            raise ValueError(
+                _("the {kind} format reads a field beyond its {min_fields} fields").format(
+                    kind=self.kind, min_fields=self.min_fields
+                )
+            )
         if self.max_fields is not None and self.max_fields < self.min_fields:
-            raise ValueError(f"the {self.kind} format has max_fields below min_fields")
+            raise ValueError(_("the {kind} format has max_fields below min_fields").format(kind=self.kind))
 
 
 # trec_eval's get_qrels.c: exactly four fields; a grade is read by atol(), so this reader
@@ -152,8 +157,8 @@ QRELS = _Format(
     docno_field=2,
     value_field=3,
     tag_field=None,
-    value=Number("relevance", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), "2, 0 or -1"),
-    dict_value="grade",
+    value=Number(N_("relevance"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), N_("2, 0 or -1")),
+    dict_value=N_("grade"),
 )
 # trec_eval's get_trec_results.c: six fields, text after them ignored; the rank field is
 # ignored too (only the score orders the documents).
@@ -166,8 +171,10 @@ RUN = _Format(
     docno_field=2,
     value_field=4,
     tag_field=5,
-    value=Number("score", re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), "12.5, -3 or 1.5e-3"),
-    dict_value="score",
+    value=Number(
+        N_("score"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), N_("12.5, -3 or 1.5e-3")
+    ),
+    dict_value=N_("score"),
 )
 
 
@@ -179,7 +186,7 @@ RUN = _Format(
 # is malformed; lines are counted as trec_eval counts them, skipped ones left out.
 QRELS_TREC_EVAL_10 = replace(
     QRELS,
-    value=Number("relevance", re.compile(rb"[+-]?\d+"), "2, 0 or -1"),
+    value=Number(N_("relevance"), re.compile(rb"[+-]?\d+"), N_("2, 0 or -1")),
     lines=LineRules(
         comments="column0_once",
         blank_lines="malformed",
@@ -536,7 +543,15 @@ def _fail(text: str, line: int, label: str, fmt: _Format, found: int) -> None:
     else:
         expected, extra = f"{fmt.min_fields} to {fmt.max_fields}", ""
     raise ValueError(
-        f"{label} line {line}: expected {expected} fields '{fmt.layout}'{extra}, found {found}: {v.show(text)}"
+        _("{label} line {line}: expected {expected} fields '{layout}'{extra}, found {found}: {text}").format(
+            label=label,
+            line=line,
+            expected=expected,
+            layout=fmt.layout,
+            extra=extra,
+            found=found,
+            text=v.show(text),
+        )
     )
 
 
@@ -550,16 +565,20 @@ def _whole_grades(records: Records, label: str | None, policy: str, hint: bool =
     i = int(np.argmax(fractional))
     grade = float(records.values[i])
     if records.lines is not None:
-        where = f"{label} line {int(records.lines[i])}: the relevance {grade!r}"
+        where = _("{label} line {line}: the relevance {grade!r}").format(
+            label=label, line=int(records.lines[i]), grade=grade
+        )
     else:
         qid = records.qids[int(np.searchsorted(np.cumsum(records.lengths), i, side="right"))]
-        where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"
-    advice = (
+        where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"  # names and values only
+    advice = _(
         ". Pass fractional_grades='truncate' to read grades as trec_eval does, or "
         "fractional_grades='keep' to use fractional grades as they are"
     )
     raise ValueError(
-        f"{where} is not a whole grade (trec_eval would silently read it as {math.trunc(grade)})"
+        _("{where} is not a whole grade (trec_eval would silently read it as {trunc})").format(
+            where=where, trunc=math.trunc(grade)
+        )
         + (advice if hint else "")
     )
 

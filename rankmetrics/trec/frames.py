@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _, ngettext
 from . import files
 from .records import Records
 
@@ -73,9 +74,18 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
         first = int(rows[0])
         again = int(rows[1:][(qids[rows[1:]] == qids[first]) & (docnos[rows[1:]] == docnos[first])][0])
         raise ValueError(
-            f"{kind} DataFrame: document {docnos[first]!r} of query {qids[first]!r} appears in rows "
-            f"{_row(frame, first)} and {_row(frame, again)} ({qid_column!r}, {doc_column!r}); each "
-            "document may appear once per query"
+            _(
+                "{kind} DataFrame: document {docnos!r} of query {qids!r} appears in rows {frame} and "
+                "{frame_2} ({qid_column!r}, {doc_column!r}); each document may appear once per query"
+            ).format(
+                kind=kind,
+                docnos=docnos[first],
+                qids=qids[first],
+                frame=_row(frame, first),
+                frame_2=_row(frame, again),
+                qid_column=qid_column,
+                doc_column=doc_column,
+            )
         )
     codes, names = pd.factorize(qids, sort=False)  # queries in the order first met
     order = np.argsort(codes, kind="stable")  # each query's rows keep their order
@@ -89,9 +99,18 @@ def check_columns(frame: Any, kind: str, columns: tuple[str, ...]) -> None:
     absent = [c for c in columns if c not in present]
     if absent:
         raise ValueError(
-            f"the {kind} DataFrame lacks the column{'s' if len(absent) > 1 else ''} "
-            f"{', '.join(map(repr, absent))}; a {kind} DataFrame has the columns "
-            f"{', '.join(map(repr, columns))} (ir_measures' names); it has {present}"
+            ngettext(
+                "the {kind} DataFrame lacks the column {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                "the {kind} DataFrame lacks the columns {absent}; a {kind} DataFrame has the "
+                "columns {columns} (ir_measures' names); it has {present}",
+                len(absent),
+            ).format(
+                kind=kind,
+                absent=", ".join(map(repr, absent)),
+                columns=", ".join(map(repr, columns)),
+                present=present,
+            )
         )
 
 
@@ -108,22 +127,27 @@ def _text_column(frame: Any, kind: str, column: str) -> np.ndarray:
         return series.astype(str).to_numpy(dtype=object)
     if dtype.kind not in "OSUT" and str(dtype) not in ("string", "str"):
         raise ValueError(
-            f"the {kind} DataFrame's column {column!r} must hold text ids (str); it has dtype {dtype}"
+            _(
+                "the {kind} DataFrame's column {column!r} must hold text ids (str); it has dtype {dtype}"
+            ).format(kind=kind, column=column, dtype=dtype)
         )
     values = series.to_numpy(dtype=object)
     is_text = np.fromiter((type(x) is str for x in values), dtype=bool, count=values.size)
     if not is_text.all():
         at = int(np.argmin(is_text))
         raise ValueError(
-            f"the {kind} DataFrame's column {column!r} must hold text ids (str); row "
-            f"{_row(frame, at)} holds {files.v.show(values[at])}"
+            _(
+                "the {kind} DataFrame's column {column!r} must hold text ids (str); row {frame} holds {v}"
+            ).format(kind=kind, column=column, frame=_row(frame, at), v=files.v.show(values[at]))
         )
     nul = series.str.contains("\x00", regex=False).to_numpy(dtype=bool)
     if nul.any():
         at = int(np.argmax(nul))
         raise ValueError(
-            f"the {kind} DataFrame's column {column!r}, row {_row(frame, at)}: an id must not hold "
-            f"a NUL character; got {files.v.show(values[at])}"
+            _(
+                "the {kind} DataFrame's column {column!r}, row {frame}: an id must not hold a NUL "
+                "character; got {v}"
+            ).format(kind=kind, column=column, frame=_row(frame, at), v=files.v.show(values[at]))
         )
     return values
 
@@ -133,15 +157,18 @@ def _number_column(frame: Any, kind: str, column: str) -> np.ndarray:
     series = frame[column]
     if series.dtype.kind not in "iuf":
         raise ValueError(
-            f"the {kind} DataFrame's column {column!r} must hold numbers; it has dtype {series.dtype}"
+            _("the {kind} DataFrame's column {column!r} must hold numbers; it has dtype {dtype}").format(
+                kind=kind, column=column, dtype=series.dtype
+            )
         )
     values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     bad = ~np.isfinite(values)
     if bad.any():
         at = int(np.argmax(bad))
         raise ValueError(
-            f"the {kind} DataFrame's column {column!r}, row {_row(frame, at)}: must be a finite "
-            f"number; got {series.iloc[at]}"
+            _(
+                "the {kind} DataFrame's column {column!r}, row {frame}: must be a finite number; got {iloc}"
+            ).format(kind=kind, column=column, frame=_row(frame, at), iloc=series.iloc[at])
         )
     return values
 
@@ -155,10 +182,12 @@ def _whole_grades(frame: Any, values: np.ndarray, policy: str) -> np.ndarray:
     at = int(np.argmax(fractional))
     grade = float(values[at])
     raise ValueError(
-        f"the qrels DataFrame's column 'relevance', row {_row(frame, at)}: {grade!r} is not a whole "
-        f"grade (trec_eval would silently read it as {int(np.trunc(grade))}). Pass "
-        "fractional_grades='truncate' to read grades as trec_eval does, or fractional_grades='keep' "
-        "to use fractional grades as they are"
+        _(
+            "the qrels DataFrame's column 'relevance', row {frame}: {grade!r} is not a whole "
+            "grade (trec_eval would silently read it as {trunc}). Pass "
+            "fractional_grades='truncate' to read grades as trec_eval does, or "
+            "fractional_grades='keep' to use fractional grades as they are"
+        ).format(frame=_row(frame, at), grade=grade, trunc=int(np.trunc(grade)))
     )
 
 

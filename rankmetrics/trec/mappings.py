@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from ..i18n import _
 from .records import Records
 
 
@@ -57,27 +58,35 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
 
 def _checked_mapping(source: Mapping, fmt: Any) -> dict[str, dict[str, float]]:
     """The careful route: each id as text, each value as a float, the first bad entry named."""
-    kind, what = fmt.kind, fmt.dict_value
+    kind, what = fmt.kind, _(fmt.dict_value)
     checked: dict[str, dict[str, float]] = {}
     original: dict[str, Any] = {}
     for qid, documents in source.items():
         name = _id_text(qid, f"{kind} query id")
         if name in original:
             raise ValueError(
-                f"{kind} has the queries {original[name]!r} and {qid!r}, which are the same id "
-                f"{name!r} as text; merge them"
+                _(
+                    "{kind} has the queries {original!r} and {qid!r}, which are the same id {name!r} as "
+                    "text; merge them"
+                ).format(kind=kind, original=original[name], qid=qid, name=name)
             )
         original[name] = qid
         if not isinstance(documents, Mapping):
-            raise ValueError(f"{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {v.show(documents)}")
+            raise ValueError(
+                _("{kind}[{qid!r}] must be a dict {{docno: {what}}}; got {documents}").format(
+                    kind=kind, qid=qid, what=what, documents=v.show(documents)
+                )
+            )
         row: dict[str, float] = {}
         keys: dict[str, Any] = {}
         for docno, value in documents.items():
             text = _id_text(docno, f"{kind}[{qid!r}] document id")
             if text in keys:
                 raise ValueError(
-                    f"{kind}[{qid!r}] lists document {keys[text]!r} and {docno!r}, which are the "
-                    f"same id {text!r} as text; each document may appear once per query"
+                    _(
+                        "{kind}[{qid!r}] lists document {keys!r} and {docno!r}, which are the same id "
+                        "{text!r} as text; each document may appear once per query"
+                    ).format(kind=kind, qid=qid, keys=keys[text], docno=docno, text=text)
                 )
             keys[text] = docno
             row[text] = _finite(value, f"{kind}[{qid!r}][{docno!r}]", what)
@@ -88,7 +97,9 @@ def _checked_mapping(source: Mapping, fmt: Any) -> dict[str, dict[str, float]]:
 def _id_text(value: Any, name: str) -> str:
     text = str(value)
     if "\x00" in text:
-        raise ValueError(f"a {name} must not hold a NUL character; got {v.show(value)}")
+        raise ValueError(
+            _("a {name} must not hold a NUL character; got {value}").format(name=name, value=v.show(value))
+        )
     return text
 
 
@@ -99,5 +110,9 @@ def _finite(value: Any, name: str, what: str) -> float:
     except OverflowError:  # an int or Fraction beyond the float range
         result = math.inf
     if not math.isfinite(result):
-        raise ValueError(f"{name} must be a finite number ({what}); got {v.show(value)}")
+        raise ValueError(
+            _("{name} must be a finite number ({what}); got {value}").format(
+                name=name, what=what, value=v.show(value)
+            )
+        )
     return result

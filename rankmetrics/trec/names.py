@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _validation as v
+from ..i18n import N_, _
 from ..registry import METRICS, Metric
 from .conventions import check_level
 
@@ -46,7 +47,9 @@ def known_metrics() -> str:
                 trec.append(m.trec_name + _PARAMETER_FORMS[m.parameter])
         if m.trec_cutoff_name:
             trec.append(f"{m.trec_cutoff_name}_k")
-    return ", ".join(dict.fromkeys(human)) + "; trec_eval's " + ", ".join(dict.fromkeys(trec))
+    return _("{names}; trec_eval's {trec_names}").format(
+        names=", ".join(dict.fromkeys(human)), trec_names=", ".join(dict.fromkeys(trec))
+    )
 
 
 @dataclass(frozen=True)
@@ -99,8 +102,10 @@ def _parse_parameter(kind: str, text: str) -> Any:
 def _cutoff(name: str, cut: str, example: str | None = None) -> int:
     """A cutoff written in a metric name: ASCII digits, at least 1 (the one check for every form)."""
     if not _CUTOFF.fullmatch(cut) or int(cut) < 1:
-        hint = f", as in {example}" if example else ""
-        raise ValueError(f"the cutoff in {name!r} must be a positive integer{hint}")
+        hint = _(", as in {example}").format(example=example) if example else ""
+        raise ValueError(
+            _("the cutoff in {name!r} must be a positive integer{hint}").format(name=name, hint=hint)
+        )
     return int(cut)
 
 
@@ -165,7 +170,7 @@ def parse_metric(name: Any, *, check_range: bool = True) -> Measure:
     (-0.5,)
     """
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"a metric name must be a non-empty string; got {v.show(name)}")
+        raise ValueError(_("a metric name must be a non-empty string; got {name}").format(name=v.show(name)))
     return _parse_name(name, bool(check_range))
 
 
@@ -191,7 +196,9 @@ def _parse_name(name: str, check_range: bool = True) -> Measure:
     metrics = _evaluated()
     written = _IR_FORM.fullmatch(text)
     if written is None and "(" in text:
-        raise ValueError(f"{name!r} is not of the form Name(key=value,...)@k, as in P(rel=2)@5")
+        raise ValueError(
+            _("{name!r} is not of the form Name(key=value,...)@k, as in P(rel=2)@5").format(name=name)
+        )
     # ir_measures' spelling, exactly (nDCG, P, RBP, ...), is read with ir_measures' meaning first:
     # "RBP" is ir_measures' (p = 0.8), "rbp" trec_eval's (p = 0.9).
     ir_name = _ir_spelling(written)
@@ -203,15 +210,23 @@ def _parse_name(name: str, check_range: bool = True) -> Measure:
         bare = next((m for m in metrics if (m.trec_name or "").lower() == written["name"].lower()), None)
         if bare is not None:  # Bpref(rel=2): Bpref is read, as trec_eval's bpref, without parameters
             raise ValueError(
-                f"{name!r}: {written['name']} is read as trec_eval's {bare.trec_name}, which takes no "
-                f"parameters here; the ir_measures names read with parameters: {known}"
+                _(
+                    "{name!r}: {written} is read as trec_eval's {trec_name}, which takes no parameters "
+                    "here; the ir_measures names read with parameters: {known}"
+                ).format(name=name, written=written["name"], trec_name=bare.trec_name, known=known)
             )
-        raise ValueError(f"unknown ir_measures name in {name!r}; known: {known}")
+        raise ValueError(
+            _("unknown ir_measures name in {name!r}; known: {known}").format(name=name, known=known)
+        )
     if "@" in lower:
-        base, _, cut = lower.partition("@")
+        base, _at, cut = lower.partition("@")
         metric = next((m for m in metrics if base in m.names), None)
         if metric is None or metric.cutoff == "none":
-            raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+            raise ValueError(
+                _("unknown metric {name!r}; known: {known_metrics}").format(
+                    name=name, known_metrics=known_metrics()
+                )
+            )
         return Measure(text, metric, _cutoff(name, cut, f"{base}@10"))
     metric = next((m for m in metrics if (m.trec_name or "").lower() == lower), None)
     metric = metric or next((m for m in metrics if lower in m.names), None)
@@ -219,10 +234,16 @@ def _parse_name(name: str, check_range: bool = True) -> Measure:
         if metric.cutoff == "required":
             example = f"{metric.trec_cutoff_name}_10" if metric.trec_cutoff_name else f"{lower}@10"
             raise ValueError(
-                f"{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})"
+                _("{name!r} needs a cutoff: write {lower}@10 (or trec_eval's form, e.g. {example})").format(
+                    name=name, lower=lower, example=example
+                )
             )
         if metric.parameter == "level":
-            raise ValueError(f"{name!r} needs a level, as trec_eval prints it: e.g. {metric.trec_name}_0.10")
+            raise ValueError(
+                _("{name!r} needs a level, as trec_eval prints it: e.g. {trec_name}_0.10").format(
+                    name=name, trec_name=metric.trec_name
+                )
+            )
         return Measure(text, metric, None)
     forms = _parameterised(metrics)
     base, dot, rest = text.partition(".")  # trec_eval's -m form: name.parameters
@@ -230,14 +251,20 @@ def _parse_name(name: str, check_range: bool = True) -> Measure:
         if base.lower() == prefix.lower():
             value = _parse_parameter(kind, rest)
             if value is None:
-                raise ValueError(f"{name!r}: {rest!r} is not a parameter of {prefix} ({_form(kind)})")
+                raise ValueError(
+                    _("{name!r}: {rest!r} is not a parameter of {prefix} ({_form})").format(
+                        name=name, rest=rest, prefix=prefix, _form=_form(kind)
+                    )
+                )
             return _measure(text, metric, kind, value, rest, check_range)
     for prefix, metric, kind in forms:  # as trec_eval prints it: name_parameters
         if lower.startswith(prefix.lower() + "_"):
             value = _parse_parameter(kind, text[len(prefix) + 1 :])
             if value is not None:
                 return _measure(text, metric, kind, value, text[len(prefix) + 1 :], check_range)
-    raise ValueError(f"unknown metric {name!r}; known: {known_metrics()}")
+    raise ValueError(
+        _("unknown metric {name!r}; known: {known_metrics}").format(name=name, known_metrics=known_metrics())
+    )
 
 
 _IR_FORM = re.compile(
@@ -256,21 +283,27 @@ def _ir_measure(
     k = None
     if cut is not None:
         if metric.cutoff == "none":
-            raise ValueError(f"{text!r}: {metric.ir_name} takes no cutoff")
+            raise ValueError(
+                _("{text!r}: {ir_name} takes no cutoff").format(text=text, ir_name=metric.ir_name)
+            )
         k = _cutoff(text, cut, f"{metric.ir_name}@10")
     elif metric.cutoff == "required":
-        raise ValueError(f"{text!r} needs a cutoff: write {metric.ir_name}@10")
+        raise ValueError(
+            _("{text!r} needs a cutoff: write {ir_name}@10").format(text=text, ir_name=metric.ir_name)
+        )
     allowed = dict(metric.ir_parameters)
     given: dict[str, str] = {}
     for part in parameters.split(",") if parameters and parameters.strip() else ():
         key, sep, value = (p.strip() for p in part.partition("="))
         if not sep or key not in allowed:
-            offered = ", ".join(f"{a}=" for a in allowed) or "none"
+            offered = ", ".join(f"{a}=" for a in allowed) or _("none")
             raise ValueError(
-                f"{text!r}: {key!r} is not a parameter of {metric.ir_name} here (supported: {offered})"
+                _("{text!r}: {key!r} is not a parameter of {ir_name} here (supported: {offered})").format(
+                    text=text, key=key, ir_name=metric.ir_name, offered=offered
+                )
             )
         if key in given:
-            raise ValueError(f"{text!r} gives {key} twice")
+            raise ValueError(_("{text!r} gives {key} twice").format(text=text, key=key))
         given[key] = _unquoted(value)
     values = {key: default for key, default in allowed.items() if default is not None}
     values.update(given)
@@ -279,18 +312,28 @@ def _ir_measure(
         if key == "rel":
             if not _NUMBER.fullmatch(str(value)) or float(value) <= 0:
                 raise ValueError(
-                    f"{text!r}: rel must be a positive number (a relevance level); got {value!r}"
+                    _("{text!r}: rel must be a positive number (a relevance level); got {value!r}").format(
+                        text=text, value=value
+                    )
                 )
             level = check_level(float(value))
         elif key == "p":
             if not _NUMBER.fullmatch(str(value)):
-                raise ValueError(f"{text!r}: p must be a number (RBP's persistence); got {value!r}")
+                raise ValueError(
+                    _("{text!r}: p must be a number (RBP's persistence); got {value!r}").format(
+                        text=text, value=value
+                    )
+                )
             parameter = (("p", float(value)),)
             if check_range:
                 _check_range(text, metric, parameter, metric.ir_name)
         elif key == "dcg":
             if value not in _IR_GAINS:
-                raise ValueError(f"{text!r}: dcg must be one of {sorted(_IR_GAINS)}; got {value!r}")
+                raise ValueError(
+                    _("{text!r}: dcg must be one of {_IR_GAINS}; got {value!r}").format(
+                        text=text, _IR_GAINS=sorted(_IR_GAINS), value=value
+                    )
+                )
             gain = _IR_GAINS[value]
     return Measure(text, metric, k, parameter, level, gain)
 
@@ -305,24 +348,31 @@ def _unquoted(value: str) -> str:
 def _check_range(text: str, metric: Metric, value: Any, what: str | None = None) -> None:
     """Refuse a parameter outside the measure's defined range (its registered ``check_parameter``)."""
     numbers = [value] if isinstance(value, float) else [x[1] if isinstance(x, tuple) else x for x in value]
-    problem = next((f"{x} is not a finite number" for x in numbers if not math.isfinite(x)), None)
+    problem = next(
+        (_("{x} is not a finite number").format(x=x) for x in numbers if not math.isfinite(x)), None
+    )
     if problem is None and metric.check_parameter is not None:
         problem = metric.check_parameter(value)
     if problem:
         what = what or metric.trec_name or metric.name
         raise ValueError(
-            f"{text!r}: {problem} (outside the range where {what} is defined; "
-            "parse_metric(name, check_range=False) reads it unchecked, as trec_eval does)"
+            _(
+                "{text!r}: {problem} (outside the range where {what} is defined; parse_metric(name, "
+                "check_range=False) reads it unchecked, as trec_eval does)"
+            ).format(text=text, problem=problem, what=what)
         )
 
 
+_FORMS = {  # how each kind of parameter is written; message ids
+    "cutoff": N_("a positive integer"),
+    "level": N_("a number"),
+    "numbers": N_("numbers a,b,..."),
+    "gains": N_("pairs level=gain,..."),
+}
+
+
 def _form(kind: str) -> str:
-    return {
-        "cutoff": "a positive integer",
-        "level": "a number",
-        "numbers": "numbers a,b,...",
-        "gains": "pairs level=gain,...",
-    }[kind]
+    return _(_FORMS[kind])
 
 
 def _measure(text: str, metric: Metric, kind: str, value: Any, typed: str, check_range: bool) -> Measure:
@@ -342,14 +392,16 @@ def parse_metrics(metrics: Any, *, check_range: bool = True) -> list[Measure]:
         metrics = [metrics]
     if not isinstance(metrics, Sequence) or isinstance(metrics, bytes) or not metrics:
         raise ValueError(
-            f"metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
-            f"got {v.show(metrics)}"
+            _(
+                "metrics must be a metric name or a non-empty list of names, e.g. ['map', 'ndcg@10']; "
+                "got {metrics}"
+            ).format(metrics=v.show(metrics))
         )
     measures = [parse_metric(name, check_range=check_range) for name in metrics]
     names = [m.name for m in measures]
     for name in names:
         if names.count(name) > 1:
-            raise ValueError(f"metrics lists {name!r} twice")
+            raise ValueError(_("metrics lists {name!r} twice").format(name=name))
     return measures
 
 
@@ -389,22 +441,34 @@ def trec_eval_name(measure: Measure | str) -> str:
     m, name = measure.metric, measure.name
     if measure.gain is not None and measure.gain != "linear":
         raise ValueError(
-            f"{name!r} has no trec_eval name: trec_eval's nDCG has linear gains (or a gain map "
-            "such as ndcg_1=1,2=3,3=7), not the exponential gain 2^grade - 1"
+            _(
+                "{name!r} has no trec_eval name: trec_eval's nDCG has linear gains (or a gain map "
+                "such as ndcg_1=1,2=3,3=7), not the exponential gain 2^grade - 1"
+            ).format(name=name)
         )
     if m.trec_name is None and m.trec_cutoff_name is None:
-        raise ValueError(f"{name!r} has no trec_eval name: trec_eval 10.0 has no {m.label} measure")
+        raise ValueError(
+            _("{name!r} has no trec_eval name: trec_eval 10.0 has no {label} measure").format(
+                name=name, label=m.label
+            )
+        )
     if measure.k is not None:
         if m.trec_cutoff_name is None:
             raise ValueError(
-                f"{name!r} has no trec_eval name: trec_eval 10.0 has {m.trec_name} only over the "
-                "whole list, not at a cutoff"
+                _(
+                    "{name!r} has no trec_eval name: trec_eval 10.0 has {trec_name} only over the whole "
+                    "list, not at a cutoff"
+                ).format(name=name, trec_name=m.trec_name)
             )
         if m.trec_cutoff_name == m.trec_name:  # one value with a parameter (relstring): as typed
             return f"{m.trec_name}_{measure.parameter_text or measure.k}"
         return f"{m.trec_cutoff_name}_{measure.k}"  # an array of cutoffs: %ld
     if m.trec_name is None:
-        raise ValueError(f"{name!r} has no trec_eval name without a cutoff ({m.trec_cutoff_name}_k)")
+        raise ValueError(
+            _("{name!r} has no trec_eval name without a cutoff ({trec_cutoff_name}_k)").format(
+                name=name, trec_cutoff_name=m.trec_cutoff_name
+            )
+        )
     if measure.parameter is None:
         return m.trec_name
     if m.parameter == "level":  # an array of double cutoffs: %3.2f, in trec_eval's buffer of 8 + 2

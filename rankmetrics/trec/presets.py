@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import N_, _
 from .conventions import PRESETS, Preset, register_preset
 
 __all__ = ["PRESETS", "LibraryPreset", "check_measures"]
@@ -66,16 +67,23 @@ def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> N
     reasons = []
     for m in measures:
         if m.family not in chosen.measures:
-            reasons.append(f"{m.name!r} ({chosen.refused.get(m.family, 'not a measure of this library')})")
+            why = _(chosen.refused.get(m.family, N_("not a measure of this library")))
+            reasons.append(f"{m.name!r} ({why})")
             continue
         for setting, value in chosen.requires.get(m.family, {}).items():
             if conventions[setting] != value:
-                why = chosen.refused.get(f"{m.family}:{setting}", "the library follows another rule")
-                reasons.append(f"{m.name!r} (reproduced with {setting}={value!r} only; {why})")
+                why = _(chosen.refused.get(f"{m.family}:{setting}", N_("the library follows another rule")))
+                reasons.append(
+                    _("{name!r} (reproduced with {setting}={value!r} only; {why})").format(
+                        name=m.name, setting=setting, value=value, why=why
+                    )
+                )
     if reasons:
         raise ValueError(
-            f"like={preset!r} reproduces {', '.join(chosen.measures)}; it refuses {'; '.join(reasons)}. "
-            "Leave like= out to compute it with the package's own conventions"
+            _(
+                "like={preset!r} reproduces {measures}; it refuses {reasons}. Leave like= out to "
+                "compute it with the package's own conventions"
+            ).format(preset=preset, measures=", ".join(chosen.measures), reasons="; ".join(reasons))
         )
 
 
@@ -127,10 +135,11 @@ register_preset(
             "r_precision",
         ),
         refused={
-            "f1": "ranx's f1 is not compared here",
-            "hits": "ranx's hits is not compared here",
-            "ndcg:relevance_level": "ranx's ndcg@k-lN gives no gain to a grade below N, "
-            "while nDCG here reads every grade",
+            "f1": N_("ranx's f1 is not compared here"),
+            "hits": N_("ranx's hits is not compared here"),
+            "ndcg:relevance_level": N_(
+                "ranx's ndcg@k-lN gives no gain to a grade below N, while nDCG here reads every grade"
+            ),
         },
         requires={"ndcg": {"relevance_level": 1}},
         tolerance=1e-12,
@@ -157,8 +166,10 @@ register_preset(
         },
         measures=("ndcg",),
         refused={
-            "average_precision": "average_precision_score takes a group of tied scores as one "
-            "threshold, which no ties= rule here follows",
+            "average_precision": N_(
+                "average_precision_score takes a group of tied scores as one "
+                "threshold, which no ties= rule here follows"
+            ),
         },
         tolerance=1e-12,
         versions="scikit-learn 1.9.1",
@@ -172,7 +183,7 @@ register_preset(
 # is <= 0 (torch.where(preds > 0, target, 0)), take the top k with torch.topk or an unstable
 # torch.argsort, whose order of tied scores PyTorch does not specify, and divide recall by the
 # relevant items passed (AP by those in the top k) in float32.
-_TORCH_RULES = (
+_TORCH_RULES = N_(
     "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
     "whose order PyTorch does not specify"
 )
@@ -190,8 +201,14 @@ register_preset(
         measures=("ndcg",),
         refused={
             "precision": _TORCH_RULES,
-            "recall": _TORCH_RULES + "; it divides by the relevant items passed",
-            "average_precision": _TORCH_RULES + "; it divides by the relevant items in the top k",
+            "recall": N_(
+                "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
+                "whose order PyTorch does not specify; it divides by the relevant items passed"
+            ),
+            "average_precision": N_(
+                "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
+                "whose order PyTorch does not specify; it divides by the relevant items in the top k"
+            ),
             "reciprocal_rank": _TORCH_RULES,
             "hit_rate": _TORCH_RULES,
             "r_precision": _TORCH_RULES,
@@ -225,9 +242,9 @@ register_preset(
         },
         measures=("ndcg", "precision", "recall", "average_precision"),
         refused={
-            "reciprocal_rank": "Spark MLlib's RankingMetrics has no reciprocal rank",
-            "hit_rate": "Spark MLlib's RankingMetrics has no hit rate",
-            "r_precision": "Spark MLlib's RankingMetrics has no R-precision",
+            "reciprocal_rank": N_("Spark MLlib's RankingMetrics has no reciprocal rank"),
+            "hit_rate": N_("Spark MLlib's RankingMetrics has no hit rate"),
+            "r_precision": N_("Spark MLlib's RankingMetrics has no R-precision"),
         },
         tolerance=1e-12,
         versions="pyspark 4.3.0 (book/data/spark_mllib_values.json)",

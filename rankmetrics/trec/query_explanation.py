@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import N_, _, ngettext
 from ..tables import html_table, text_table
 from ..teaching.explain import METRICS as EXPLAINED
 from ..teaching.explain import Explanation, explain
@@ -29,11 +30,12 @@ from .names import parse_metric
 from .records import Records
 
 #: How each retrieved document stands, in trec_eval's terms (form_res_rels.c).
+#: Message ids: translate with ``_(STATUS[key])`` where shown.
 STATUS = {
-    "relevant": "관련 (판정됨)",
-    "nonrelevant": "비관련 (판정됨)",
-    "unjudged": "풀에 있으나 미판정 (음수 등급)",
-    "absent": "판정 없음",
+    "relevant": N_("relevant (judged)"),
+    "nonrelevant": N_("non-relevant (judged)"),
+    "unjudged": N_("in the pool but unjudged (negative grade)"),
+    "absent": N_("not judged"),
 }
 
 # The metrics whose step table reads graded relevance; the others read relevant / not.
@@ -75,7 +77,7 @@ class QueryExplanation:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def _table(self, limit: int | None = None) -> tuple[list[str], list[list[str]]]:
-        header = ["순위", "문서", "점수", "비교한 점수", "등급", "상태"]
+        header = [_("rank"), _("document"), _("score"), _("compared score"), _("grade"), _("status")]
         rows = self.rows if limit is None else self.rows[:limit]
         body = [
             [
@@ -84,19 +86,33 @@ class QueryExplanation:
                 repr(r["score"]),
                 repr(r["compared"]),
                 "" if r["grade"] is None else f"{r['grade']:g}",
-                STATUS[r["status"]],
+                _(STATUS[r["status"]]),
             ]
             for r in rows
         ]
         if len(rows) < len(self.rows):
-            body.append(["…", f"(아래 {len(self.rows) - len(rows)}개 생략)", "", "", "", ""])
+            left_out = len(self.rows) - len(rows)
+            body.append(
+                [
+                    "…",
+                    ngettext("({count} more below)", "({count} more below)", left_out).format(count=left_out),
+                ]
+                + [""] * 4
+            )
         return header, body
 
     def _caption(self) -> str:
         c = self.conventions
-        text = (
-            f"질의 {self.qid}: 검색된 문서 {len(self.rows)}개, 관련 판정 R = {self.n_relevant}; "
-            f"동점 {c['ties']}, 점수 비교 {c['score_precision']}, 기준 {c['reference']}"
+        text = _(
+            "query {qid}: {retrieved} documents retrieved, relevant judgements R = {n_relevant}; "
+            "ties {ties}, score comparison {score_precision}, reference {reference}"
+        ).format(
+            qid=self.qid,
+            retrieved=len(self.rows),
+            n_relevant=self.n_relevant,
+            ties=c["ties"],
+            score_precision=c["score_precision"],
+            reference=c["reference"],
         )
         if self.measure is not None:
             text += f"; {self.measure} = {self.value!r}"
@@ -165,11 +181,15 @@ def explain_query(
     qid = str(qid)
     judgements = files.judgements(qrels, c.fractional_grades)
     if qid not in judgements:
-        raise ValueError(f"query {qid!r} has no judgement in qrels, so evaluate does not score it")
+        raise ValueError(
+            _("query {qid!r} has no judgement in qrels, so evaluate does not score it").format(qid=qid)
+        )
     groups = next((g for g in files.run_records(run, None) if qid in g.qids), None)
     if groups is None:
         raise ValueError(
-            f"query {qid!r} is not in the run (evaluate skips it, or scores it 0 with missing='zero')"
+            _(
+                "query {qid!r} is not in the run (evaluate skips it, or scores it 0 with missing='zero')"
+            ).format(qid=qid)
         )
     one = groups.take([groups.qids.index(qid)])
     judged = judgements[qid]
@@ -229,14 +249,20 @@ def _steps(measure: Any, rows: list[dict[str, Any]], judged: dict[str, Any], c: 
     if name not in EXPLAINED or measure.metric.inputs == "trec":
         return (
             None,
-            f"{measure.name}에는 단계표가 없습니다 (trec_eval의 판정 목록 지표): 위 순위와 상태로 계산합니다.",
+            _(
+                "{measure} has no step table (a trec_eval measure over the judgement list): "
+                "it is computed from the ranks and statuses above."
+            ).format(measure=measure.name),
         )
     if not rows:
-        return None, "검색된 문서가 없어 단계표가 없습니다."
+        return None, _("no document was retrieved, so there is no step table.")
     if c.ties == "average":
         return (
             None,
-            "ties='average'는 동점의 모든 순서에 대한 기댓값이므로 한 순서의 단계표로 보일 수 없습니다.",
+            _(
+                "ties='average' is an expectation over every order of the tied documents, "
+                "so one order's step table cannot show it."
+            ),
         )
     level = measure.relevance_level or c.relevance_level
     if name in _GRADED:
@@ -252,7 +278,9 @@ def _steps(measure: Any, rows: list[dict[str, Any]], judged: dict[str, Any], c: 
     try:
         steps = explain(name, [r["docno"] for r in rows], measure.k, **kwargs)
     except ValueError as error:
-        return None, f"단계표를 만들 수 없습니다: {error}"
+        return None, _("the step table cannot be made: {error}").format(error=error)
     if value is None or not np.isclose(steps.value, value, rtol=0, atol=1e-12):
-        return None, f"단계표의 값({steps.value!r})과 평가 값({value!r})이 달라 단계표를 보이지 않습니다."
+        return None, _(
+            "the step table's value ({steps!r}) differs from the evaluation's ({value!r}), so it is not shown."
+        ).format(steps=steps.value, value=value)
     return steps, ""

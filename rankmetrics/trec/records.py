@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _
+
 
 @dataclass(frozen=True)
 class Records:
@@ -139,9 +141,11 @@ def chunked(parts: Iterator[Records], size: int, label: str) -> Iterator[Records
             if qid in seen:
                 line = int(pending.lines[pending.positions([i])[0]])
                 raise ValueError(
-                    f"{label} line {line}: query {qid!r} appears again after other queries. "
-                    "Reading in chunks (chunk_queries=...) needs a run grouped by query, as TREC "
-                    "runs are written: sort the file by query id, or pass chunk_queries=None"
+                    _(
+                        "{label} line {line}: query {qid!r} appears again after other queries. Reading in "
+                        "chunks (chunk_queries=...) needs a run grouped by query, as TREC runs are written: "
+                        "sort the file by query id, or pass chunk_queries=None"
+                    ).format(label=label, line=line, qid=qid)
                 )
             seen.add(qid)
         full = complete if done else complete - complete % size
@@ -191,7 +195,14 @@ def check_unique(records: Records, label: str) -> None:
         return  # equal hashes of different docnos
     query, earlier, later = min(pairs, key=lambda pair: lines[pair[2]])
     raise ValueError(
-        f"{label} line {int(lines[later])}: document {records.docnos[later]!r} of query "
-        f"{records.qids[query]!r} already appears on line {int(lines[earlier])}; each document may "
-        "appear once per query"
+        _(
+            "{label} line {lines}: document {docnos!r} of query {qids!r} already appears on line "
+            "{lines_2}; each document may appear once per query"
+        ).format(
+            label=label,
+            lines=int(lines[later]),
+            docnos=records.docnos[later],
+            qids=records.qids[query],
+            lines_2=int(lines[earlier]),
+        )
     )

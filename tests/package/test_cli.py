@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from korean_output import english_runs
 
 import rankmetrics as rm
 from rankmetrics import cli
@@ -65,7 +66,11 @@ def test_bad_input_exits_2_with_one_line_and_no_traceback():
     result = run("ndcg", "3", "-1", "2")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith("rankmetrics ndcg: 오류: x must not contain negative grades")
+    assert result.stderr.startswith(
+        "rankmetrics ndcg: 오류: 순위 순서대로 적은 등급 형태의 x에는 음수 등급이 들어갈 수 없습니다; "
+        "[3, -1, 2] 안에 -1이(가) 있습니다."
+    )
+    assert english_runs(result.stderr, ["ndcg"]) == []
 
 
 def test_help_exits_0_in_korean():
@@ -73,6 +78,11 @@ def test_help_exits_0_in_korean():
     assert result.returncode == 0
     assert result.stdout.startswith("사용법: rankmetrics")
     assert "worksheet  학습지와 답안지를 만듭니다" in result.stdout
+    assert (
+        "위치 인자:\n  <명령>" in result.stdout
+        and "옵션:\n  -h, --help  이 도움말을 보이고 끝냅니다" in result.stdout
+    )
+    assert english_runs(result.stdout) == []
     sub = run("mrr", "--help")
     assert sub.returncode == 0 and "예:\n  rankmetrics mrr --query 1 0 0 0" in sub.stdout
 
@@ -137,7 +147,7 @@ def test_mean_rank_without_hits_prints_nan(capsys):
 @pytest.mark.parametrize(
     "command",
     ["ndcg", "dcg", "precision", "recall", "f1", "hit-rate", "rr", "mrr", "ap", "map", "mr", "mse", "mae",
-     "rmse", "worksheet"],
+     "rmse", "worksheet", "evaluate", "compare"],
 )  # fmt: skip
 def test_every_subcommand_has_korean_help_with_an_example(capsys, command):
     with pytest.raises(SystemExit) as exit_info:
@@ -146,39 +156,71 @@ def test_every_subcommand_has_korean_help_with_an_example(capsys, command):
     assert exit_info.value.code == 0
     assert out.startswith(f"사용법: rankmetrics {command}")
     assert f"예:\n  rankmetrics {command} " in out
-    assert "show this help" not in out and "options:" not in out
+    assert "옵션:\n  -h, --help" in out and "이 도움말을 보이고 끝냅니다" in out
+    assert english_runs(out) == [], out
+
+
+# The worksheet's own refusals come from rankmetrics.teaching, which another change converts to the
+# catalogue: until then they are English. Remove this mark (strict: it fails once they are Korean).
+TEACHING_ENGLISH_UNTIL_MERGE = pytest.mark.xfail(
+    strict=True, reason="rankmetrics.teaching's messages are not in the catalogue yet"
+)
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["ndcg", "3", "a", "2"], "rankmetrics ndcg: 오류: x must contain only numbers (or O/X); found 'a'"),
-        (["ndcg", "3", "0", "--k", "0"], "rankmetrics ndcg: 오류: k must be a positive integer or None; got 0"),
-        (["ndcg", "3", "0", "--k", "2.5"], "rankmetrics ndcg: 오류: k must be a positive integer or None; got 2.5"),
-        (["ndcg", "1", "0", "--gain", "log"], "rankmetrics ndcg: 오류: gain must be one of"),
+        (["ndcg", "3", "a", "2"], "rankmetrics ndcg: 오류: x에는 수(또는 O/X)만 적을 수 있습니다; '3 a 2' 안에 'a'이(가)"),
+        (["ndcg", "3", "0", "--k", "0"], "rankmetrics ndcg: 오류: k에는 양의 정수나 None을 주세요; 받은 값: 0"),
+        (["ndcg", "3", "0", "--k", "2.5"], "rankmetrics ndcg: 오류: k에는 양의 정수나 None을 주세요; 받은 값: 2.5"),
+        (["ndcg", "1", "0", "--gain", "log"],
+         "rankmetrics ndcg: 오류: gain에는 'linear', 'exponential', 'binary' 가운데 하나를 주세요; 받은 값: 'log'"),
         (["precision", "--ranking", "A", "B", "A", "--relevant", "A"],
-         "rankmetrics precision: 오류: ranking contains the id 'A' twice (ranks 1 and 3)"),
-        (["ap", "O", "X", "O", "--n-relevant", "1"], "rankmetrics ap: 오류: n_relevant=1 is smaller than the 2"),
-        (["mse", "--true", "1", "2", "--pred", "1"], "rankmetrics mse: 오류: y_true and y_pred must have the same"),
+         "rankmetrics precision: 오류: ranking에 id 'A'이(가) 두 번 있습니다 (1위와 3위)"),
+        (["ap", "O", "X", "O", "--n-relevant", "1"],
+         "rankmetrics ap: 오류: n_relevant=1이(가) 순위 목록에 이미 든 정답 2개보다 작습니다"),
+        (["mse", "--true", "1", "2", "--pred", "1"],
+         "rankmetrics mse: 오류: y_true와 y_pred는 길이가 같아야 합니다; 받은 길이: 2, 1"),
         (["map", "--query", "1", "0", "--query", "0", "1", "--n-relevant", "1"],
-         "rankmetrics map: 오류: n_relevant must give one entry per query (2 queries)"),
+         "rankmetrics map: 오류: n_relevant에는 질의마다 하나씩(질의 2개)을 주세요; 받은 값: [1]"),
         (["ndcg"], "rankmetrics ndcg: 오류: 등급을 순위 순서대로 주세요"),
         (["ndcg", "1", "0", "--ranking", "A", "B", "--relevant", "A"], "rankmetrics ndcg: 오류: 목록은 한 번만"),
         (["precision", "--ranking", "A", "B"], "rankmetrics precision: 오류: --ranking에는 --relevant가 필요합니다"),
         (["mrr"], "rankmetrics mrr: 오류: 질의마다 --query를 하나씩 주세요"),
         (["mrr", "--query", "A", "--relevant", "A", "--query", "B"], "rankmetrics mrr: 오류: --query마다 --relevant"),
         (["mse", "--true", "1"], "rankmetrics mse: 오류: --true와 --pred를 둘 다 주세요"),
-        (["ndcg", "1", "--bogus"], "rankmetrics ndcg: 오류: unrecognized arguments: --bogus"),
-        (["nope"], "rankmetrics: 오류: argument <명령>: invalid choice: 'nope'"),
+        # argparse's own refusals, from the catalogue
+        (["ndcg", "1", "--bogus"], "rankmetrics ndcg: 오류: 알 수 없는 인자: --bogus (도움말: rankmetrics ndcg --help)"),
+        (["nope"], "rankmetrics: 오류: 인자 <명령>: 고를 수 없는 값: 'nope' ('ndcg', 'dcg',"),
+        (["ndcg", "1", "--k"], "rankmetrics ndcg: 오류: 인자 --k: 값이 하나 필요합니다"),
+        (["precision", "--ranking", "A", "--relevant"], "rankmetrics precision: 오류: 인자 --relevant: 값이 하나 이상 필요합니다"),
+        (["evaluate"], "rankmetrics evaluate: 오류: 다음 인자가 필요합니다: QRELS, RUN"),
+        (["compare", "q"], "rankmetrics compare: 오류: 다음 인자가 필요합니다: RUN, --measures"),
+        (["ndcg", "1", "--k", "2", "--k", "3"], "rankmetrics ndcg: 오류: 인자 --k: 한 번만 주세요"),
         ([], "rankmetrics: 오류: 지표를 고르세요"),
-        (["ndcg", "1", "0", "--decimals", "16"], "rankmetrics ndcg: 오류: decimals must be a whole number from 0 to 15"),
-        (["worksheet", "--seed", "1", "--metrics", "ndcg,xyz", "--out", "unused"],
-         "rankmetrics worksheet: 오류: metrics must be chosen from"),
-        (["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: seed must be a non-negative"),
+        (["ndcg", "1", "0", "--decimals", "16"], "rankmetrics ndcg: 오류: decimals에는 0부터 15까지의 정수를 주세요; 받은 값: 16"),
+        pytest.param(["worksheet", "--seed", "1", "--metrics", "ndcg,xyz", "--out", "unused"],
+                     "rankmetrics worksheet: 오류: ", marks=TEACHING_ENGLISH_UNTIL_MERGE),
+        pytest.param(["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: ",
+                     marks=TEACHING_ENGLISH_UNTIL_MERGE),
     ],
 )  # fmt: skip
-def test_every_error_is_one_line_with_status_2(capsys, args, message):
+def test_every_error_is_one_korean_line_with_status_2(capsys, args, message):
     status, out, err = call(capsys, *args)
     assert status == 2 and out == ""
     assert err.startswith(message)
     assert err.count("\n") == 1
+    assert english_runs(err, args) == [], err  # no English sentence outside what was typed
+
+
+def test_the_api_speaks_english_and_the_cli_korean_whatever_the_api_was_set_to(capsys):
+    # The CLI sets Korean for its own run only, and puts the caller's language back.
+    with rm.use_language("en"):
+        status, _, err = call(capsys, "ndcg", "3", "0", "--k", "0")
+        assert status == 2 and err.startswith("rankmetrics ndcg: 오류: k에는 양의 정수나 None을 주세요")
+        assert rm.language() == "en"
+        with pytest.raises(ValueError, match=r"^k must be a positive integer or None; got 0$"):
+            rm.ndcg([3, 0], k=0)
+    import argparse
+
+    assert argparse._ is __import__("gettext").gettext  # argparse's own translator is back

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from korean_output import english_runs
 
 from rankmetrics import cli
 
@@ -29,13 +30,21 @@ def call(capsys, *args: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def assert_refused(status: int, out: str, err: str) -> None:
+def assert_refused(status: int, out: str, err: str, typed: list[str] | tuple[str, ...] = ()) -> None:
     assert status == 2, (status, out, err)
     assert out == ""
     assert err.endswith("\n") and err.count("\n") == 1, err  # exactly one line
     assert err.strip(), err
     assert HANGUL.search(err), err
     assert "Traceback" not in err
+    assert english_runs(err, typed) == [], err  # no English sentence outside what was typed
+
+
+# The worksheet's own refusals come from rankmetrics.teaching, which another change converts to the
+# catalogue: until then they are English. Remove this mark (strict: it fails once they are Korean).
+TEACHING_ENGLISH_UNTIL_MERGE = pytest.mark.xfail(
+    strict=True, reason="rankmetrics.teaching's messages are not in the catalogue yet"
+)
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -76,7 +85,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 )  # fmt: skip
 def test_a_typo_is_refused_naming_the_option_and_the_value(capsys, args, words):
     status, out, err = call(capsys, *args)
-    assert_refused(status, out, err)
+    assert_refused(status, out, err, args)
     for word in words:
         assert word in err
 
@@ -111,7 +120,9 @@ BAD = [
     ["ndcg", "1", "0", "--decimals", "-1"],
     ["ndcg", "1", "0", "--decimals", "28"],
     ["ndcg", "1", "0", "--decimals", "two"],
-    ["ndcg", "1", "0", "--discount-decimals", "1"],  # only with --decimals
+    pytest.param(
+        ["ndcg", "1", "0", "--discount-decimals", "1"], marks=TEACHING_ENGLISH_UNTIL_MERGE
+    ),  # only with --decimals
     ["ndcg", "nan", "1"],
     ["ndcg", "1", "inf"],
     ["ndcg", "1", "1e400"],
@@ -123,20 +134,31 @@ BAD = [
     ["ndcg", "1", "--bogus"],
     ["nope"],
     [],
-    ["worksheet", "--seed", "1", "--count", "0", "--out", "unused"],
-    ["worksheet", "--seed", "1", "--count", "1001", "--out", "unused"],
-    ["worksheet", "--seed", "1", "--count", HUGE, "--out", "unused"],
+    pytest.param(
+        ["worksheet", "--seed", "1", "--count", "0", "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE
+    ),
+    pytest.param(
+        ["worksheet", "--seed", "1", "--count", "1001", "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE
+    ),
+    pytest.param(
+        ["worksheet", "--seed", "1", "--count", HUGE, "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE
+    ),
     ["worksheet", "--seed", "1", "--decimals", "16", "--out", "unused"],
     ["worksheet", "--seed", "1", "--decimals", "28", "--out", "unused"],
-    ["worksheet", "--seed", "-1", "--out", "unused"],
-    ["worksheet", "--seed", "1", "--out", ""],
+    pytest.param(["worksheet", "--seed", "-1", "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE),
+    pytest.param(["worksheet", "--seed", "1", "--out", ""], marks=TEACHING_ENGLISH_UNTIL_MERGE),
     ["worksheet", "--seed", "1"],
 ]
 
 
-@pytest.mark.parametrize("args", BAD, ids=lambda args: " ".join(args)[:60] or "(nothing)")
+def _shown(args) -> str:
+    args = args.values[0] if hasattr(args, "values") else args
+    return " ".join(args)[:60] or "(nothing)"
+
+
+@pytest.mark.parametrize("args", BAD, ids=_shown)
 def test_every_bad_input_is_one_korean_line_with_status_2(capsys, args):
-    assert_refused(*call(capsys, *args))
+    assert_refused(*call(capsys, *args), args)
 
 
 def test_the_real_entry_point_refuses_the_same_way():
@@ -209,15 +231,16 @@ def test_negative_numbers_are_values(capsys, args, expected):
     ("args", "message"),
     [
         # a negative value reaches the package, which names it
-        (["ndcg", "1", "0", "--k", "-1e3"], "k must be a positive integer or None; got -1000.0"),
-        (["ndcg", "1", "-2.5", "1"], "x must not contain negative grades"),
-        (["mse", "--true", "-nan", "--pred", "1"], "y_true must be finite numbers"),
-        (["worksheet", "--seed", "1", "--count", "-3", "--out", "unused"], "count must be a positive integer"),
+        (["ndcg", "1", "0", "--k", "-1e3"], "k에는 양의 정수나 None을 주세요; 받은 값: -1000.0"),
+        (["ndcg", "1", "-2.5", "1"], "등급 형태의 x에는 음수 등급이 들어갈 수 없습니다; [1, -2.5, 1] 안에 -2.5이(가)"),
+        (["mse", "--true", "-nan", "--pred", "1"], "y_true에는 유한한 수만 들어갈 수 있습니다"),
+        pytest.param(["worksheet", "--seed", "1", "--count", "-3", "--out", "unused"], "count",
+                     marks=TEACHING_ENGLISH_UNTIL_MERGE),
     ],
 )  # fmt: skip
 def test_negative_values_reach_the_package_check(capsys, args, message):
     status, out, err = call(capsys, *args)
-    assert_refused(status, out, err)
+    assert_refused(status, out, err, args)
     assert message in err
 
 
@@ -284,7 +307,14 @@ def test_worksheet_never_writes_through_a_link(capsys, tmp_path):
     (out / "worksheet-seed1.html").symlink_to(outside)
     for extra in ([], ["--force"]):
         status, o, err = call(capsys, "worksheet", "--seed", "1", "--out", str(out), *extra)
-        assert_refused(status, o, err)
-        assert "symbolic link" in err
+        assert status == 2 and o == "" and err.count("\n") == 1 and str(out) in err
     assert outside.read_text() == "keep"
     assert sorted(p.name for p in out.iterdir()) == ["worksheet-seed1.html"]  # nothing half-written
+
+
+@TEACHING_ENGLISH_UNTIL_MERGE
+def test_the_refused_link_is_said_in_korean(capsys, tmp_path):
+    out = tmp_path / "sheets"
+    out.mkdir()
+    (out / "worksheet-seed1.html").symlink_to(tmp_path / "outside.txt")
+    assert_refused(*call(capsys, "worksheet", "--seed", "1", "--out", str(out)), [str(out)])

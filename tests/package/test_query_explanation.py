@@ -69,8 +69,13 @@ def test_measures_without_a_step_table_say_why_and_bad_queries_are_named():
     qrels = {"q": {"a": 1, "b": 0}}
     run = {"q": {"a": 0.2, "b": 0.9}}
     e = explain_query(qrels, run, "q", "bpref")
-    assert e.steps is None and "단계표" in e.note and e.value == 0.0  # b (non-relevant) before a
-    assert "풀에 있으나" not in str(e) and "비관련 (판정됨)" in str(e)
+    assert e.steps is None and "no step table" in e.note and e.value == 0.0  # b (non-relevant) before a
+    assert "in the pool" not in str(e) and "non-relevant (judged)" in str(e)
+    with rm.use_language("ko"):  # the book's language: the same explanation in Korean
+        e = explain_query(qrels, run, "q", "bpref")
+        assert e.steps is None and e.note.startswith("bpref에는 단계표가 없습니다") and e.value == 0.0
+        assert "풀에 있으나" not in str(e) and "비관련 (판정됨)" in str(e)
+        assert str(e).splitlines()[0].split() == ["순위", "문서", "점수", "비교한", "점수", "등급", "상태"]
     with pytest.raises(ValueError, match="'nope' has no judgement"):
         explain_query(qrels, run, "nope")
     with pytest.raises(ValueError, match="'q' is not in the run"):

@@ -7,6 +7,7 @@ import io
 import json
 
 import pytest
+from korean_output import english_runs
 
 import rankmetrics as rm
 from rankmetrics import cli
@@ -98,25 +99,52 @@ def test_compare_prints_each_run_against_the_first(capsys, files):
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["evaluate", "missing.qrels", "missing.run", "map"], "qrels file 'missing.qrels' does not exist"),
-        (["evaluate", "{qrels}", "{run}", "nope@3"], "unknown metric 'nope@3'"),
-        (["evaluate", "{qrels}", "{run}", "map", "--ties", "random"], "ties must be one of"),
+        (["evaluate", "missing.qrels", "missing.run", "map"], "qrels 파일 'missing.qrels'이(가) 없습니다"),
+        (["evaluate", "{qrels}", "{run}", "nope@3"], "알 수 없는 지표 'nope@3'; 아는 지표:"),
+        (["evaluate", "{qrels}", "{run}", "P"], "'P'에는 컷오프가 필요합니다"),
+        (["evaluate", "{qrels}", "{run}", "map", "--ties", "random"], "ties에는 'docno_descending'"),
         (
             ["evaluate", "{qrels}", "{run}", "map", "--max-documents", "many"],
-            "--max-documents에는 수를 주세요",
+            "--max-documents에는 수를 주세요: 'many'",
         ),
-        (["evaluate", "{qrels}", "{run}", "map", "--format", "xml"], "--format은 table, tsv, csv, json"),
-        (["evaluate", "{qrels}", "{run}"], "지표 이름을 하나 이상"),
-        (["evaluate", "{qrels}", "{run}", "map", "--like", "ranks"], "like must be one of"),
-        (["compare", "{qrels}", "{run}", "--measures", "map"], "둘 이상"),
+        (
+            ["evaluate", "{qrels}", "{run}", "map", "--relevance-level", "nan"],
+            "relevance_level에는 유한한 수를 주세요",
+        ),
+        (
+            ["evaluate", "{qrels}", "{run}", "map", "--format", "xml"],
+            "--format은 table, tsv, csv, json 가운데 하나입니다",
+        ),
+        (["evaluate", "{qrels}", "{run}"], "지표 이름을 하나 이상 주세요"),
+        (["evaluate", "{qrels}", "{run}", "map", "--like", "ranks"], "like에는 'trec_eval-10', "),
+        (
+            ["evaluate", "{qrels}", "{run}", "map", "--explain", "nope"],
+            "질의 'nope'에는 판정 파일의 판정이 없어",
+        ),
+        (
+            ["evaluate", "{qrels}", "{run}", "map", "--explain", "1", "--rows", "0"],
+            "--rows에는 1 이상의 정수를 주세요",
+        ),
+        (["evaluate", "{bad}", "{run}", "map"], "번째 줄: 필드 4개"),
+        (["compare", "{qrels}", "{run}", "--measures", "map"], "비교할 결과 파일을 둘 이상 주세요"),
+        (
+            ["compare", "{qrels}", "{run}", "{run}", "--measures", "map", "--format", "csv"],
+            "--format은 table, json",
+        ),
+        (
+            ["compare", "{qrels}", "{run}", "{run}", "--measures", "map", "--resamples", "0"],
+            "n_resamples에는 양의 정수",
+        ),
     ],
 )
-def test_bad_input_is_one_line_on_stderr_and_status_2(capsys, files, argv, words):
+def test_bad_input_is_one_korean_line_on_stderr_and_status_2(capsys, files, tmp_path, argv, words):
     qrels, results = files
-    argv = [a.format(qrels=qrels, run=results) for a in argv]
+    (tmp_path / "bad.qrels").write_text("1 0 a\n")  # a judgement without its grade
+    argv = [a.format(qrels=qrels, run=results, bad=tmp_path / "bad.qrels") for a in argv]
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
-    assert err.count("\n") == 1 and words in err and err.startswith(f"rankmetrics {argv[0]}: 오류:")
+    assert err.count("\n") == 1 and words in err and err.startswith(f"rankmetrics {argv[0]}: 오류:"), err
+    assert english_runs(err, argv) == [], err  # no English sentence outside what was typed
 
 
 def test_a_judged_query_absent_from_the_run_is_a_korean_warning(capsys, tmp_path):
@@ -124,4 +152,7 @@ def test_a_judged_query_absent_from_the_run_is_a_korean_warning(capsys, tmp_path
     (tmp_path / "r").write_text("q1 Q0 a 1 0.5 t\n")
     status, out, err = run(capsys, "evaluate", str(tmp_path / "q"), str(tmp_path / "r"), "map")
     assert status == 0 and out.splitlines()[2].split() == ["map", "1.0000"]
-    assert err.startswith("경고: 판정된 질의 가운데 런에 없는 질의를 건너뛰었습니다") and "q2" in err
+    assert (
+        err
+        == "경고: 판정된 질의 가운데 결과 파일에 없는 질의를 건너뛰었습니다 (0점으로 셀 때는 --missing zero): q2\n"
+    )

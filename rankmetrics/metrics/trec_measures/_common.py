@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ...i18n import N_, _, ngettext
 from ...registry import Columns, Metric
 from ..conventions import trec_gains
 from ..ties import tie_mean
@@ -41,7 +42,18 @@ def parameter_numbers(
     if parameter is None:
         return default
     if count is not None and len(parameter) != count:
-        raise ValueError(f"{name} takes {count} number{'s' * (count > 1)}; got {len(parameter)}: {parameter}")
+        raise ValueError(
+            ngettext(
+                "{name} takes {count} number; got {n_parameter}: {parameter}",
+                "{name} takes {count} numbers; got {n_parameter}: {parameter}",
+                count,
+            ).format(
+                name=name,
+                count=count,
+                n_parameter=len(parameter),
+                parameter=parameter,
+            )
+        )
     return tuple(parameter)
 
 
@@ -67,22 +79,26 @@ def out_of_range(
     (False, None)
     """
     if low is not None and high is not None:
-        interval = f"in {'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
-    elif low is not None:
-        interval = f"{'>' if open_low else '>='} {low:g}"
+        interval = f"{'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
+        message = N_("{what} must be in {interval}; got {x:g}")
     else:
-        interval = f"{'<' if open_high else '<='} {high:g}"
+        interval = (
+            f"{'>' if open_low else '>='} {low:g}"
+            if low is not None
+            else f"{'<' if open_high else '<='} {high:g}"
+        )
+        message = N_("{what} must be {interval}; got {x:g}")
     for x in values:
         below = low is not None and (x < low or (open_low and x == low))
         above = high is not None and (x > high or (open_high and x == high))
         if below or above:
-            return f"{what} must be {interval}; got {x:g}"
+            return _(message).format(what=_(what), interval=interval, x=x)
     return None
 
 
 def required_level(parameter: Any, name: str) -> float:
     if parameter is None:
-        raise AssertionError(f"{name} needs its level")  # parse_metric asks for one
+        raise AssertionError(_("{name} needs its level").format(name=name))  # parse_metric asks for one
     return parameter
 
 

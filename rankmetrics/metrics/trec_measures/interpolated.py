@@ -12,6 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ..._validation import check_choice
+from ...i18n import N_
 from ...registry import Reference
 from ._common import as_rows, out_of_range, parameter_numbers, per_query, required_level, trec_measure
 
@@ -224,7 +225,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_iprec_at_recall.c",),
         ),
-        check_parameter=lambda level: out_of_range([level], "the recall level", 0, 1),
+        check_parameter=lambda level: out_of_range([level], N_("the recall level"), 0, 1),
     ),
     trec_measure(
         "eleven_point_average",
@@ -247,7 +248,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_11pt_avg.c",),
         ),
-        check_parameter=lambda recalls: out_of_range(recalls, "a recall level", 0, 1),
+        check_parameter=lambda recalls: out_of_range(recalls, N_("a recall level"), 0, 1),
     ),
     trec_measure(
         "r_precision_multiple",
@@ -266,7 +267,7 @@ MEASURES = (
             chapter="ch-many_queries",
             trec_files=("m_Rprec_mult.c",),
         ),
-        check_parameter=lambda multiple: out_of_range([multiple], "the multiple of R", 0, open_low=True),
+        check_parameter=lambda multiple: out_of_range([multiple], N_("the multiple of R"), 0, open_low=True),
     ),
     trec_measure(
         "relative_precision",

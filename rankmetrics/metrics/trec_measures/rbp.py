@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
+from ...i18n import N_, _
 from ...registry import Columns, Reference
 from ..conventions import RBP_PERSISTENCE, gain_map
 from ._common import as_rows, out_of_range, per_query, tie_averaged, trec_gain_arrays, trec_measure
@@ -101,7 +102,11 @@ def _rbp_gains(c: Columns, gains: dict[int, float]) -> np.ndarray:
 def _persistence_only(parameter: tuple | None, name: str) -> float:
     gains, p = gain_map(parameter, name, persistence=True)
     if gains:
-        raise ValueError(f"{name} takes only p=persistence (it uses no gains); got {parameter}")
+        raise ValueError(
+            _("{name} takes only p=persistence (it uses no gains); got {parameter}").format(
+                name=name, parameter=parameter
+            )
+        )
     return p
 
 
@@ -112,7 +117,7 @@ def _persistence_out_of_range(parameter: tuple, name: str) -> str | None:
     key that is neither p nor a grade level is refused here too.
     """
     _, p = gain_map(parameter, name, persistence=True)
-    return out_of_range([p], "p (the persistence)", 0, 1, open_low=True, open_high=True)
+    return out_of_range([p], N_("p (the persistence)"), 0, 1, open_low=True, open_high=True)
 
 
 MEASURES = (

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
+from ...i18n import N_
 from ...registry import Reference
 from ._common import out_of_range, parameter_numbers, per_query, trec_measure
 
@@ -253,6 +254,6 @@ MEASURES = (
             trec_files=("m_set_F.c",),
         ),
         # (beta + 1) P R / (beta P + R) is a weighted harmonic mean, in [0, 1], only for beta >= 0.
-        check_parameter=lambda beta: out_of_range(beta[:1], "beta (the weight of recall)", 0),
+        check_parameter=lambda beta: out_of_range(beta[:1], N_("beta (the weight of recall)"), 0),
     ),
 )

@@ -18,6 +18,7 @@ from itertools import chain
 from typing import Any
 
 from ... import _validation as v
+from ...i18n import _
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
@@ -28,7 +29,9 @@ def text_blocks(source: Any, kind: str, block_bytes: int) -> tuple[str, Iterator
     if isinstance(source, (str, os.PathLike)):
         path = os.fsdecode(source)
         if not os.path.isfile(path):
-            raise ValueError(f"{kind} file {path!r} does not exist (or is not a file)")
+            raise ValueError(
+                _("{kind} file {path!r} does not exist (or is not a file)").format(kind=kind, path=path)
+            )
         label = os.path.basename(path)
         raw = _path_blocks(path, kind, block_bytes)
     elif hasattr(source, "read"):
@@ -37,7 +40,9 @@ def text_blocks(source: Any, kind: str, block_bytes: int) -> tuple[str, Iterator
         raw = _stream_blocks(source, label, block_bytes)
     else:
         raise ValueError(
-            f"{kind} must be a path, an open file or a dict {{qid: {{docno: value}}}}; got {v.show(source)}"
+            _("{kind} must be a path, an open file or a dict {{qid: {{docno: value}}}}; got {source}").format(
+                kind=kind, source=v.show(source)
+            )
         )
     return label, _lines(_unwrapped(raw, label))
 
@@ -48,7 +53,11 @@ def _path_blocks(path: str, kind: str, block_bytes: int) -> Iterator[bytes]:
             while block := handle.read(block_bytes):
                 yield block
     except OSError as error:
-        raise ValueError(f"{kind} file {path!r} cannot be read: {error.strerror or error}") from None
+        raise ValueError(
+            _("{kind} file {path!r} cannot be read: {strerror}").format(
+                kind=kind, path=path, strerror=error.strerror or error
+            )
+        ) from None
 
 
 def _stream_blocks(handle: Any, label: str, block_bytes: int) -> Iterator[bytes]:
@@ -57,8 +66,10 @@ def _stream_blocks(handle: Any, label: str, block_bytes: int) -> Iterator[bytes]
             block = handle.read(block_bytes)
         except UnicodeDecodeError as error:
             raise ValueError(
-                f"{label}: the file is not text in its encoding ({error.reason}); "
-                "open it in binary mode ('rb') or with encoding='utf-8'"
+                _(
+                    "{label}: the file is not text in its encoding ({reason}); open it in binary mode "
+                    "('rb') or with encoding='utf-8'"
+                ).format(label=label, reason=error.reason)
             ) from None
         if not block:
             return
@@ -67,10 +78,16 @@ def _stream_blocks(handle: Any, label: str, block_bytes: int) -> Iterator[bytes]
                 block = block.encode("utf-8")
             except UnicodeEncodeError as error:
                 raise ValueError(
-                    f"{label}: the text holds {error.object[error.start]!r}, not UTF-8"
+                    _("{label}: the text holds {object!r}, not UTF-8").format(
+                        label=label, object=error.object[error.start]
+                    )
                 ) from None
         elif not isinstance(block, bytes):
-            raise ValueError(f"{label}: read() gave {type(block).__name__}, not text or bytes")
+            raise ValueError(
+                _("{label}: read() gave {type}, not text or bytes").format(
+                    label=label, type=type(block).__name__
+                )
+            )
         yield block
 
 
@@ -106,9 +123,13 @@ def _gunzip(blocks: Iterator[bytes], label: str) -> Iterator[bytes]:
                 if decoder.eof:  # a file of several gzip members, one after another
                     block, decoder, started = decoder.unused_data, zlib.decompressobj(wbits=31), False
         if started and not decoder.eof:
-            raise ValueError(f"{label}: the gzip data ends early (the file is cut short)")
+            raise ValueError(
+                _("{label}: the gzip data ends early (the file is cut short)").format(label=label)
+            )
     except zlib.error as error:
-        raise ValueError(f"{label}: not a valid gzip file ({error})") from None
+        raise ValueError(
+            _("{label}: not a valid gzip file ({error})").format(label=label, error=error)
+        ) from None
 
 
 def _lines(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:

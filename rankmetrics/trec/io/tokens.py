@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...i18n import _
+
 _FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
 _POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
 _LONG = 64  # tokens longer than this are handled one by one, to bound the padded arrays
@@ -28,7 +30,7 @@ _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the fir
 class Number:
     """What a numeric field accepts, and how its messages name it."""
 
-    what: str  # the value's name in messages
+    what: str  # the value's name in messages (a message id: shown as _(what))
     pattern: re.Pattern[bytes]  # the spellings accepted
     spelled: str  # examples of a good value, for messages
 
@@ -95,14 +97,20 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
     """
     if b"\x00" in blob:
         line = first + blob.count(b"\n", 0, blob.index(b"\x00"))
-        raise ValueError(f"{label} line {line}: holds a NUL byte; a TREC file is plain text")
+        raise ValueError(
+            _("{label} line {line}: holds a NUL byte; a TREC file is plain text").format(
+                label=label, line=line
+            )
+        )
     if not blob.isascii():
         try:
             blob.decode("utf-8")
         except UnicodeDecodeError as error:
             line = first + blob.count(b"\n", 0, error.start)
             raise ValueError(
-                f"{label} line {line}: not UTF-8 text (byte {blob[error.start]:#04x}); save the file as UTF-8"
+                _("{label} line {line}: not UTF-8 text (byte {blob:#04x}); save the file as UTF-8").format(
+                    label=label, line=line, blob=blob[error.start]
+                )
             ) from None
     size = len(blob)
     raw = np.zeros(size + _PAD, dtype=np.uint8)
@@ -283,13 +291,21 @@ def _numbers(
         token = blob[int(begins[i]) : int(ends[i])]
         if not rule.pattern.fullmatch(token):
             raise ValueError(
-                f"{label} line {int(lines[i])}: the {rule.what} must be a decimal number such as "
-                f"{rule.spelled}; got {token.decode('utf-8')!r}"
+                _(
+                    "{label} line {lines}: the {what} must be a decimal number such as {spelled}; got {token!r}"
+                ).format(
+                    label=label,
+                    lines=int(lines[i]),
+                    what=_(rule.what),
+                    spelled=_(rule.spelled),
+                    token=token.decode("utf-8"),
+                )
             )
         values[i] = float(token)
         if not math.isfinite(values[i]):
             raise ValueError(
-                f"{label} line {int(lines[i])}: the {rule.what} {token.decode('utf-8')!r} is too large "
-                "for a floating-point number"
+                _(
+                    "{label} line {lines}: the {what} {token!r} is too large for a floating-point number"
+                ).format(label=label, lines=int(lines[i]), what=_(rule.what), token=token.decode("utf-8"))
             )
     return values
