@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import pad_right, safe_divide
-from ..registry import Columns, Metric, Reference, register
+from ..i18n import N_
+from ..registry import Columns, Exercise, Metric, Reference, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
 from .ties import tie_mean
@@ -284,7 +285,13 @@ register(
             "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
             "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("DCG{at} = {blank}    IDCG{at} = {blank}    nDCG{at} = DCG ÷ IDCG = {blank} ÷ {blank} = {blank}"),
+            columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
+            cutoff=True,
+            unlisted=True,
+        ),
+        page=True,
     )
 )
 register(
@@ -304,6 +311,11 @@ register(
         command="dcg",
         keywords=("gain",),
         examples=("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("DCG{at} = the last running sum = {blank}"),
+            columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
+            cutoff=True,
+        ),
+        page=True,
     )
 )

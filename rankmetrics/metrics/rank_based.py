@@ -10,7 +10,9 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide, sequential_sum
-from ..registry import Columns, Metric, Reference, register
+from ..i18n import N_
+from ..registry import Columns, Exercise, Metric, Reference, register
+from ..teaching import hit_formulas
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from .inputs import prepare
@@ -423,7 +425,11 @@ register(
         explain="hits",
         command="rr",
         examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("rank of the first relevant item {blank} → {label} = 1 ÷ {blank} = {blank}"),
+        ),
+        page=True,
+        steps=hit_formulas.reciprocal_rank,
     )
 )
 register(
@@ -442,7 +448,11 @@ register(
         explain="hits",
         command="mr",
         examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("ranks of the relevant items {blank}{blank} → {label} = sum of ranks {blank} ÷ relevant {blank} = {blank}"),
+        ),
+        page=True,
+        steps=hit_formulas.mean_rank,
     )
 )
 register(
@@ -473,7 +483,15 @@ register(
             "rankmetrics ap O X O X O",
             "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = sum of precisions {blank} ÷ all relevant {blank} = {blank}"),
+            columns=(N_("hits so far"), N_("precision at a relevant rank")),
+            unlisted=True,
+            precision_at_hits=True,
+            note=N_("AP's denominator is the number of all relevant items, {relevant}."),
+        ),
+        page=True,
+        steps=hit_formulas.average_precision,
     )
 )
 register(
@@ -517,7 +535,14 @@ register(
             "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
             "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = sum of RR {blank} ÷ queries {queries} = {blank}"),
+            columns=(N_("rank of the first relevant item"), "RR"),
+            note=N_(
+                "The results of three queries (O relevant, X not). For each query find the reciprocal "
+                "of the first relevant rank, then average."
+            ),
+        ),
     )
 )
 register(
@@ -542,6 +567,15 @@ register(
             "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
             "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = sum of AP {blank} ÷ queries {queries} = {blank}"),
+            columns=(N_("precisions at relevant ranks"), N_("number relevant"), "AP"),
+            precision_at_hits=True,
+            note=N_(
+                "The results of three queries (O relevant, X not). For each query find the average "
+                "precision (every relevant item is in the list, so the denominator is the query's "
+                "number of O), then average."
+            ),
+        ),
     )
 )

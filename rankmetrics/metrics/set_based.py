@@ -11,7 +11,9 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide
-from ..registry import Columns, Metric, Reference, register
+from ..i18n import N_
+from ..registry import Columns, Exercise, Metric, Reference, register
+from ..teaching import hit_formulas
 from . import ties
 from .conventions import cutoff, is_relevant
 from .inputs import prepare
@@ -315,7 +317,13 @@ register(
             "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
             "rankmetrics precision O X O X O --k 3 --explain",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = hits {blank} ÷ k {blank} = {blank}"),
+            columns=(N_("hits so far"),),
+            cutoff=True,
+        ),
+        page=True,
+        steps=hit_formulas.precision,
     )
 )
 register(
@@ -347,7 +355,14 @@ register(
             "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
             "rankmetrics recall O X O X O --k 3 --n-relevant 4",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = hits {blank} ÷ all relevant {blank} = {blank}"),
+            columns=(N_("hits so far"),),
+            cutoff=True,
+            unlisted=True,
+        ),
+        page=True,
+        steps=hit_formulas.recall,
     )
 )
 register(
@@ -370,7 +385,14 @@ register(
         command="f1",
         keywords=("n_relevant",),
         examples=("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("P{at} = {blank}    R{at} = {blank}    {label} = 2 × P × R ÷ (P + R) = {blank}"),
+            columns=(N_("hits so far"),),
+            cutoff=True,
+            unlisted=True,
+        ),
+        page=True,
+        steps=hit_formulas.f1,
     )
 )
 register(
@@ -401,7 +423,13 @@ register(
             "rankmetrics hit-rate 0 0 0 1 0 --k 3",
             "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("relevant in the top {k} {blank} → {label} = {blank} (1 if any, else 0)"),
+            cutoff=True,
+            whole=True,
+        ),
+        page=True,
+        steps=hit_formulas.hit_rate,
     )
 )
 register(
@@ -423,6 +451,7 @@ register(
         ),
         averages_ties=True,
         explain="hits",
+        steps=hit_formulas.hits,
     )
 )
 register(
@@ -448,5 +477,6 @@ register(
         ir_name="Rprec",
         ir_parameters=(("rel", None),),
         explain="hits",
+        steps=hit_formulas.r_precision,
     )
 )

@@ -35,10 +35,23 @@ from .mean_steps import explain_mean
 from .rating_steps import explain_rating
 from .steps import Column, Explanation, Section
 
-__all__ = ["METRICS", "Column", "Explanation", "Section", "explain"]
+__all__ = ["METRICS", "Column", "explainable", "Explanation", "Section", "explain"]
 
-#: The metric names :func:`explain` accepts (the public function names), in registry order.
-METRICS: tuple[str, ...] = tuple(m.name for m in REGISTRY.values() if m.explain is not None)
+
+
+def explainable() -> tuple[str, ...]:
+    """The metric names :func:`explain` accepts (the public function names), in registry order.
+
+    Read from the registry on every call, so a metric registered later is explained too.
+    """
+    return tuple(m.name for m in REGISTRY.values() if m.explain is not None)
+
+
+def __getattr__(name: str) -> Any:
+    # METRICS: the same as explainable(), kept as a module attribute for reading.
+    if name == "METRICS":
+        return explainable()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def explain(
@@ -109,7 +122,7 @@ def explain(
     >>> explain("reciprocal_rank", list("XYZW"), relevant={"Z"}).steps
     ['RR = 1 ÷ 3 = 0.3333']
     """
-    metric = v.check_choice(metric, "metric", METRICS)
+    metric = v.check_choice(metric, "metric", explainable())
     registered = REGISTRY[metric]
     k = v.check_k(k)
     decimals = None if decimals is None else v.check_decimals(decimals, "decimals")
