@@ -18,16 +18,20 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
+from .i18n import use_language
 from .registry import METRICS, Metric
 
 PROG = "rankmetrics"
 
 
-# The subcommands come from the registry: every metric with a command, in registry order.
-_ALL = {m.command: m for m in METRICS.values() if m.command}
-_RANKING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ranking")
-_MEAN_METRICS = tuple(m for m in _ALL.values() if m.inputs == "queries")
-_RATING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ratings")
+# The subcommands come from the registry when the parser is built: every metric with a
+# command, in registry order (a metric registered after import gets its subcommand too).
+def _all() -> dict[str, Metric]:
+    return {m.command: m for m in METRICS.values() if m.command}
+
+
+def _of(inputs: str) -> tuple[Metric, ...]:
+    return tuple(m for m in _all().values() if m.inputs == inputs)
 
 
 _OTHER_COMMANDS = ("worksheet", "evaluate", "compare")
@@ -120,7 +124,7 @@ def _epilog(metric: Metric) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with one subcommand per metric plus ``worksheet``."""
-    overview = "\n".join(f"  {m.command:<10} {m.title}" for m in _ALL.values())
+    overview = "\n".join(f"  {m.command:<10} {m.title}" for m in _all().values())
     parser = _Parser(
         prog=PROG,
         description=(
@@ -141,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     commands = parser.add_subparsers(dest="command", metavar="<명령>", help="위의 명령 가운데 하나")
-    for metric in _RANKING_METRICS:
+    for metric in _of("ranking"):
         sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
         sub.add_argument(
             "x",
@@ -171,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "--ideal", nargs="+", metavar="등급", help="판정된 모든 항목의 등급 (이상적 순서를 만들 때)"
             )
         _add_common(sub, discount=metric.explain == "dcg")
-    for metric in _MEAN_METRICS:
+    for metric in _of("queries"):
         sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
         sub.add_argument(
             "--query",
@@ -190,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         if "n_relevant" in metric.keywords:
             sub.add_argument("--n-relevant", nargs="+", metavar="R", help="질의마다의 전체 정답 수 R")
         _add_common(sub)
-    for metric in _RATING_METRICS:
+    for metric in _of("ratings"):
         sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
         sub.add_argument("--true", nargs="+", dest="y_true", metavar="평점", help="실제 평점")
         sub.add_argument("--pred", nargs="+", dest="y_pred", metavar="평점", help="예측 평점")
@@ -204,11 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sheet.add_argument("--seed", required=True, metavar="N", help="난수 씨앗 (같은 씨앗 → 같은 학습지)")
     sheet.add_argument("--count", default="6", metavar="M", help="문제 수 (기본 6, 많아야 1000)")
+    from .teaching.worksheet.draw import worksheet_commands
+
     sheet.add_argument(
         "--metrics",
         default="ndcg,ap,rr",
         metavar="목록",
-        help="쉼표로 구분한 지표: ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map (기본 ndcg,ap,rr)",
+        # The choices are the registry's worksheet metrics (worksheet=Exercise(...)).
+        help=f"쉼표로 구분한 지표: {','.join(worksheet_commands())} (기본 ndcg,ap,rr)",
     )
     sheet.add_argument("--decimals", default="3", metavar="N", help="답의 소수 자리수 (기본 3)")
     sheet.add_argument("--out", required=True, metavar="폴더", help="파일을 쓸 폴더 (없으면 만듭니다)")
@@ -349,7 +356,7 @@ def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: di
         if args.explain:
             return str(result)
         return _format(result.rounded, result.decimals) if result.rounded is not None else repr(result.value)
-    if metric in _RATING_METRICS:
+    if metric.inputs == "ratings":
         return repr(metric.function(x, **kwargs))
     return repr(metric.function(x, k, **kwargs))
 
@@ -486,9 +493,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .trec.dropin import main as trec_eval
 
         return trec_eval(argv[1:])
+    # The calculator speaks Korean, whatever language the Python API was set to.
+    with use_language("ko"):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     command = argv[0] if argv and not argv[0].startswith("-") else None
-    where = f"{PROG} {command}" if command in _ALL or command in _OTHER_COMMANDS else PROG
+    where = f"{PROG} {command}" if command in _all() or command in _OTHER_COMMANDS else PROG
     notes: list[str] = []
     try:
         args = parser.parse_args(argv)
@@ -502,10 +515,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             run = commands.run_evaluate if args.command == "evaluate" else commands.run_compare
             output, notes = run(args)
         else:
-            metric = _ALL[args.command]
-            if metric in _MEAN_METRICS:
+            metric = _all()[args.command]
+            if metric.inputs == "queries":
                 output = _run_mean(metric, args)
-            elif metric in _RATING_METRICS:
+            elif metric.inputs == "ratings":
                 output = _run_rating(metric, args)
             else:
                 output = _run_ranking(metric, args)

@@ -173,8 +173,8 @@ def test_every_subcommand_has_korean_help_with_an_example(capsys, command):
         ([], "rankmetrics: 오류: 지표를 고르세요"),
         (["ndcg", "1", "0", "--decimals", "16"], "rankmetrics ndcg: 오류: decimals must be a whole number from 0 to 15"),
         (["worksheet", "--seed", "1", "--metrics", "ndcg,xyz", "--out", "unused"],
-         "rankmetrics worksheet: 오류: metrics must be chosen from"),
-        (["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: seed must be a non-negative"),
+         "rankmetrics worksheet: 오류: metrics는 ndcg, dcg, precision, recall, f1, hit-rate, rr, mr, ap, mrr, map 가운데에서 고르세요; 받은 값: 'xyz'"),
+        (["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: seed는 0 이상의 정수여야 합니다"),
     ],
 )  # fmt: skip
 def test_every_error_is_one_line_with_status_2(capsys, args, message):

@@ -212,7 +212,7 @@ def test_negative_numbers_are_values(capsys, args, expected):
         (["ndcg", "1", "0", "--k", "-1e3"], "k must be a positive integer or None; got -1000.0"),
         (["ndcg", "1", "-2.5", "1"], "x must not contain negative grades"),
         (["mse", "--true", "-nan", "--pred", "1"], "y_true must be finite numbers"),
-        (["worksheet", "--seed", "1", "--count", "-3", "--out", "unused"], "count must be a positive integer"),
+        (["worksheet", "--seed", "1", "--count", "-3", "--out", "unused"], "count는 1000 이하의 양의 정수여야 합니다"),
     ],
 )  # fmt: skip
 def test_negative_values_reach_the_package_check(capsys, args, message):
@@ -285,6 +285,6 @@ def test_worksheet_never_writes_through_a_link(capsys, tmp_path):
     for extra in ([], ["--force"]):
         status, o, err = call(capsys, "worksheet", "--seed", "1", "--out", str(out), *extra)
         assert_refused(status, o, err)
-        assert "symbolic link" in err
+        assert "심볼릭 링크입니다" in err
     assert outside.read_text() == "keep"
     assert sorted(p.name for p in out.iterdir()) == ["worksheet-seed1.html"]  # nothing half-written
