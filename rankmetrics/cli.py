@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from .i18n import use_language
+from .i18n import _, use_language
 from .registry import METRICS, Metric
 
 PROG = "rankmetrics"
@@ -249,7 +249,7 @@ def _number(token: str) -> float | int | str:
     return token
 
 
-def _grades(tokens: Sequence[str], name: str = "x", option: str = "등급") -> list[float | int]:
+def _grades(tokens: Sequence[str], name: str = "x", option: str | None = None) -> list[float | int]:
     """Grades in ranked order; O and X (a hand-written answer sheet) read as 1 and 0.
 
     One list is all O/X or all numbers: in ``O 0 X`` the 0 is likely a mistyped O.
@@ -262,14 +262,18 @@ def _grades(tokens: Sequence[str], name: str = "x", option: str = "등급") -> l
         value = _number(token)
         if isinstance(value, str):
             raise ValueError(
-                f"{name} must contain only numbers (or O/X); found {token!r} in {' '.join(tokens)!r}"
+                _("{name} must contain only numbers (or O/X); found {token!r} in {tokens!r}").format(
+                    name=name, token=token, tokens=" ".join(tokens)
+                )
             )
         out.append(value)
     marks = sum(token.upper() in ("O", "X") for token in tokens)
     if 0 < marks < len(tokens):
         raise UsageError(
-            f"{option}: O/X와 숫자를 섞어 쓸 수 없습니다: {' '.join(tokens)!r} "
-            "(모두 숫자로 3 0 2, 또는 모두 O/X로 O X O처럼 적으세요)"
+            _(
+                "{option}: O/X and numbers cannot be mixed: {tokens!r} "
+                "(write all numbers, as in 3 0 2, or all O/X, as in O X O)"
+            ).format(option=option or _("grade"), tokens=" ".join(tokens))
         )
     return out
 
@@ -290,21 +294,29 @@ def _judgements(
         if sep:
             if token in ranking:
                 raise UsageError(
-                    f"{option} {token!r}: --ranking에 같은 이름의 항목이 있어 이름:등급으로 읽을지 "
-                    f"알 수 없습니다; 등급까지 적으세요 (예: {token}:1)"
+                    _(
+                        "{option} {token!r}: --ranking has an item of that name, so it is unclear whether "
+                        "to read it as name:grade; write the grade too (e.g. {token}:1)"
+                    ).format(option=option, token=token)
                 )
             value = _number(grade)
             if not item or isinstance(value, str):
                 raise UsageError(
-                    f"{option}의 이름:등급에서 등급은 수여야 합니다: {token!r} "
-                    "(예: B:3; 등급을 빼면 1, 이름에 ':'가 있으면 doc:7:1처럼 등급까지)"
+                    _(
+                        "in {option}'s name:grade the grade must be a number: {token!r} "
+                        "(e.g. B:3; without a grade, 1; a name with ':' takes its grade too, as in doc:7:1)"
+                    ).format(option=option, token=token)
                 )
             key: str = item
             any_grade = True
         else:
             key, value = token, 1.0
         if key in graded:
-            raise UsageError(f"{option}에 같은 항목이 두 번 있습니다: {key!r} ({' '.join(tokens)!r})")
+            raise UsageError(
+                _("{option} has the same item twice: {key!r} ({tokens!r})").format(
+                    option=option, key=key, tokens=" ".join(tokens)
+                )
+            )
         graded[key] = float(value)
     return graded if any_grade else set(graded)
 
@@ -315,7 +327,7 @@ def _scalar(token: str | None, option: str) -> Any:
         return None
     value = _number(token)
     if isinstance(value, str):
-        raise UsageError(f"{option}에는 수를 주세요: {token!r}")
+        raise UsageError(_("{option} takes a number: {text!r}").format(option=option, text=token))
     return value
 
 
@@ -376,12 +388,15 @@ def _run_ranking(metric: Metric, args: argparse.Namespace) -> str:
     else:
         if args.relevant is not None:
             raise UsageError(
-                "--relevant는 --ranking(항목 이름)과 함께 씁니다; 등급 형태에서는 등급이 정답을 말합니다"
+                _(
+                    "--relevant goes with --ranking (item names); in the grades form the grades say what is relevant"
+                )
             )
         if not args.x:
             raise UsageError(
-                f"등급을 순위 순서대로 주세요 (예: {PROG} {metric.command} 3 0 3 2 0) "
-                "또는 --ranking과 --relevant를 주세요"
+                _("give the grades in ranked order (e.g. {example}) or --ranking and --relevant").format(
+                    example=f"{PROG} {metric.command} 3 0 3 2 0"
+                )
             )
         x = _grades(args.x)
     if getattr(args, "n_relevant", None) is not None:

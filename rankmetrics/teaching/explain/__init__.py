@@ -24,6 +24,7 @@ import inspect
 from typing import Any
 
 from ... import _validation as v
+from ...i18n import _
 from ...metrics.conventions import GAINS
 from ...metrics.inputs import prepare
 from ...registry import METRICS as REGISTRY
@@ -131,19 +132,25 @@ def explain(
     )
     if discount_decimals is not None and decimals is None:
         raise ValueError(
-            f"discount_decimals only applies with decimals (student rounding); got "
-            f"discount_decimals={discount_decimals} and decimals=None"
+            _(
+                "discount_decimals only applies with decimals (student rounding); got "
+                "discount_decimals={discount_decimals} and decimals=None"
+            ).format(discount_decimals=discount_decimals)
         )
     if decimals is not None and discount_decimals is None:
         discount_decimals = decimals
     _check_keywords(registered, kwargs)
     if registered.inputs == "ratings":
         if k is not None:
-            raise ValueError(f"k does not apply to {metric} (it compares every rating); got k={k}")
+            raise ValueError(
+                _("k does not apply to {metric} (it compares every rating); got k={k}").format(metric=metric, k=k)
+            )
         return explain_rating(metric, x, decimals=decimals, **kwargs)
     if registered.cutoff == "none" and k is not None:
         raise ValueError(
-            f"k does not apply to r_precision (its cutoff is R, the number of relevant items); got k={k}"
+            _("k does not apply to {metric} (its cutoff is R, the number of relevant items); got k={k}").format(
+                metric=metric, k=k
+            )
         )
     if registered.explain == "mean":
         return explain_mean(metric, x, k, decimals, kwargs, explain)
@@ -152,8 +159,10 @@ def explain(
     )
     if not queries.single:
         raise ValueError(
-            f"explain shows one query at a time; x has {queries.grades.shape[0]} rows. "
-            "Pass one row, or use mean_reciprocal_rank / mean_average_precision for several queries."
+            _(
+                "explain shows one query at a time; x has {rows} rows. Pass one row, or use "
+                "mean_reciprocal_rank / mean_average_precision for several queries."
+            ).format(rows=queries.grades.shape[0])
         )
     items = list(x) if kwargs.get("relevant") is not None else None
     if registered.explain == "dcg":
@@ -176,5 +185,7 @@ def _check_keywords(metric: Metric, kwargs: dict[str, Any]) -> None:
     for name in kwargs:
         if name not in allowed:
             raise ValueError(
-                f"{metric.name} has no keyword {name!r}; its keywords are {', '.join(allowed) or 'none'}"
+                _("{metric} has no keyword {name!r}; its keywords are {keywords}").format(
+                    metric=metric.name, name=name, keywords=", ".join(allowed) or _("none")
+                )
             )

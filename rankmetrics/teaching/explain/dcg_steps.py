@@ -43,7 +43,9 @@ def _dcg_table(grades: np.ndarray, items: list | None, gain: str, decimals, disc
         terms = gains / discount
         running = np.cumsum(terms)
     if running.size and not np.isfinite(running[-1]):  # the sums only grow: the last is the largest
-        raise beyond_float_range("x", f"a gain or running sum of gain ÷ discount under gain={gain!r}")
+        raise beyond_float_range(
+            "x", _("a gain or running sum of gain ÷ discount under gain={gain}").format(gain=repr(gain))
+        )
     rows = []
     hand_sum = Decimal(0)
     for i in range(grades.size):

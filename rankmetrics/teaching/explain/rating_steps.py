@@ -27,13 +27,17 @@ from .steps import (
 
 def explain_rating(metric: str, y_true: Any, *, decimals: int | None, y_pred: Any = None) -> Explanation:
     if y_pred is None:
-        raise ValueError(f"explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=")
+        raise ValueError(
+            _("explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=").format(metric=metric)
+        )
     truth, pred = v.check_ratings(y_true, y_pred)
     with np.errstate(over="ignore"):
         errors = pred - truth
         shown = errors**2 if metric in ("mse", "rmse") else np.abs(errors)
         if not np.isfinite(shown.sum()):
-            raise beyond_float_range("y_true, y_pred", f"an error, its square or their sum, under {metric}")
+            raise beyond_float_range(
+                "y_true, y_pred", _("an error, its square or their sum, under {metric}").format(metric=metric)
+            )
     key, header = ("squared", _("error²")) if metric in ("mse", "rmse") else ("absolute", _("|error|"))
     rows = []
     for i in range(truth.size):

@@ -354,6 +354,8 @@ def finish(
 
 def beyond_float_range(name: str, steps: str) -> ValueError:
     return ValueError(
-        f"{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. "
-        "The metric itself computes with scaled values; call it directly for the result."
+        _(
+            "{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. "
+            "The metric itself computes with scaled values; call it directly for the result."
+        ).format(name=name, steps=steps)
     )
