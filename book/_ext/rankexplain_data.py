@@ -51,7 +51,7 @@ def ids(static: Path = STATIC) -> dict[str, list[str]]:
 def script(static: Path = STATIC) -> str:
     """The data file's text: one assignment of the scripts' data to ``window.RankExplainData``."""
     data = page_data(message for found in ids(static).values() for message in found)
-    body = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
+    body = json.dumps(data, ensure_ascii=False, indent=1)  # metrics in registry order, ids sorted
     return (
         "/* Written by book/_ext/rankexplain_data.py when the book is built: the words of the page's\n"
         " * scripts (from rankmetrics' catalogue) and the registry's metrics. Do not edit. */\n"

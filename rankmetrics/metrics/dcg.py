@@ -286,7 +286,9 @@ register(
             "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
         ),
         worksheet=Exercise(
-            N_("DCG{at} = {blank}    IDCG{at} = {blank}    nDCG{at} = DCG ÷ IDCG = {blank} ÷ {blank} = {blank}"),
+            N_(
+                "DCG{at} = {blank}    IDCG{at} = {blank}    nDCG{at} = DCG ÷ IDCG = {blank} ÷ {blank} = {blank}"
+            ),
             columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
             cutoff=True,
             unlisted=True,

@@ -449,7 +449,9 @@ register(
         command="mr",
         examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
         worksheet=Exercise(
-            N_("ranks of the relevant items {blank}{blank} → {label} = sum of ranks {blank} ÷ relevant {blank} = {blank}"),
+            N_(
+                "ranks of the relevant items {blank}{blank} → {label} = sum of ranks {blank} ÷ relevant {blank} = {blank}"
+            ),
         ),
         page=True,
         steps=hit_formulas.mean_rank,

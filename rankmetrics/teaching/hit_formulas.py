@@ -133,7 +133,9 @@ def f1(h: Hits) -> tuple[float, Decimal | None]:
 def hit_rate(h: Hits) -> tuple[float, Decimal | None]:
     value = 1.0 if h.found > 0 else 0.0
     said = (
-        _("1 ({found} relevant in the top k)").format(found=h.found) if h.found else _("0 (none relevant in the top k)")
+        _("1 ({found} relevant in the top k)").format(found=h.found)
+        if h.found
+        else _("0 (none relevant in the top k)")
     )
     h.lines.append(f"{h.label} = {said}")
     h.conventions["denominator"] = _("none (0 or 1)")
@@ -209,7 +211,9 @@ def average_precision(h: Hits) -> tuple[float, Decimal | None]:
     if rule == "all_relevant":
         h.conventions["denominator"] = h.all_relevant()
     elif rule == "min_k_relevant":
-        h.conventions["denominator"] = f"min(k, R) = min({h.depth}, {h.R}) = {D} (denominator='min_k_relevant')"
+        h.conventions["denominator"] = (
+            f"min(k, R) = min({h.depth}, {h.R}) = {D} (denominator='min_k_relevant')"
+        )
     else:
         h.conventions["denominator"] = _(
             "relevant found in the top k: {count} (denominator='retrieved_relevant')"

@@ -21,8 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..tables import html_table, text_table
-from ..teaching.explain import METRICS as EXPLAINED
-from ..teaching.explain import Explanation, explain
+from ..teaching.explain import Explanation, explain, explainable
 from . import files, ranking
 from .conventions import Conventions
 from .names import parse_metric
@@ -226,7 +225,7 @@ def explain_query(
 def _steps(measure: Any, rows: list[dict[str, Any]], judged: dict[str, Any], c: Conventions, value: Any):
     """The step table of the metric's public function on this ranking, when it reproduces the value."""
     name = measure.metric.name
-    if name not in EXPLAINED or measure.metric.inputs == "trec":
+    if name not in explainable() or measure.metric.inputs == "trec":
         return (
             None,
             f"{measure.name}에는 단계표가 없습니다 (trec_eval의 판정 목록 지표): 위 순위와 상태로 계산합니다.",

@@ -318,7 +318,9 @@ def compare(forms: list[dict[str, str]], results: list[dict[str, Any]]) -> dict[
         ("auto", False),
     }
     assert any("O" in f["list"] for f in forms) and any(f["idealGrades"] for f in forms)
-    assert {f["decimals"] for f in forms} >= {"", "0", "2", "15"} and any(f["discountDecimals"] for f in forms)
+    assert {f["decimals"] for f in forms} >= {"", "0", "2", "15"} and any(
+        f["discountDecimals"] for f in forms
+    )
     return {"failures": failures, "largest": largest, "refused": refused, "per_metric": per_metric}
 
 
@@ -340,7 +342,9 @@ def grade_cases() -> tuple[list[list[Any]], list[str]]:
     rng = random.Random(7)
     inputs, expected = [], []
     for decimals in (0, 1, 2, 3, 4):
-        sheet = make_worksheet(decimals, 40, metrics=["ndcg", "ap", "rr", "precision", "f1"], decimals=decimals)
+        sheet = make_worksheet(
+            decimals, 40, metrics=["ndcg", "ap", "rr", "precision", "f1"], decimals=decimals
+        )
         for problem in sheet.problems:
             candidates = [
                 None,
@@ -373,4 +377,9 @@ def assert_registered(ported: dict[str, list[Any]]) -> None:
     assert set(ported) == set(PORTED)
     for name, (command, symbol, cutoff, family) in ported.items():
         metric = METRICS[name]
-        assert (command, symbol, cutoff, family) == (metric.command, metric.symbol, metric.cutoff, metric.explain)
+        assert (command, symbol, cutoff, family) == (
+            metric.command,
+            metric.symbol,
+            metric.cutoff,
+            metric.explain,
+        )

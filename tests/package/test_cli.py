@@ -152,7 +152,7 @@ def test_every_subcommand_has_korean_help_with_an_example(capsys, command):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["ndcg", "3", "a", "2"], "rankmetrics ndcg: 오류: x must contain only numbers (or O/X); found 'a'"),
+        (["ndcg", "3", "a", "2"], "rankmetrics ndcg: 오류: x에는 수(또는 O/X)만 적을 수 있습니다; '3 a 2' 안에 'a'가 있습니다"),
         (["ndcg", "3", "0", "--k", "0"], "rankmetrics ndcg: 오류: k must be a positive integer or None; got 0"),
         (["ndcg", "3", "0", "--k", "2.5"], "rankmetrics ndcg: 오류: k must be a positive integer or None; got 2.5"),
         (["ndcg", "1", "0", "--gain", "log"], "rankmetrics ndcg: 오류: gain must be one of"),

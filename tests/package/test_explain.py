@@ -357,8 +357,15 @@ def test_the_guard_catches_a_table_that_drifts(monkeypatch):
     ],
 )
 def test_bad_input_names_the_argument(call, message):
-    with pytest.raises(ValueError, match=message):
+    # Refusals speak the API's language (English by default), whatever the tables are shown in.
+    with rm.use_language("en"), pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_refusal_in_korean():
+    # explain shows one query: x has 2 rows (the batch [[1, 0], [0, 1]])
+    with pytest.raises(ValueError, match=r"^explain은 질의를 하나씩 보여 줍니다; x에 행이 2개 있습니다"):
+        explain("precision", [[1, 0], [0, 1]], k=1)
 
 
 @settings(max_examples=60, deadline=None)

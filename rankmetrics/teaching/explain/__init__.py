@@ -36,8 +36,7 @@ from .mean_steps import explain_mean
 from .rating_steps import explain_rating
 from .steps import Column, Explanation, Section
 
-__all__ = ["METRICS", "Column", "explainable", "Explanation", "Section", "explain"]
-
+__all__ = ["Column", "Explanation", "Section", "explain", "explainable"]
 
 
 def explainable() -> tuple[str, ...]:
@@ -46,13 +45,6 @@ def explainable() -> tuple[str, ...]:
     Read from the registry on every call, so a metric registered later is explained too.
     """
     return tuple(m.name for m in REGISTRY.values() if m.explain is not None)
-
-
-def __getattr__(name: str) -> Any:
-    # METRICS: the same as explainable(), kept as a module attribute for reading.
-    if name == "METRICS":
-        return explainable()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def explain(
@@ -143,14 +135,16 @@ def explain(
     if registered.inputs == "ratings":
         if k is not None:
             raise ValueError(
-                _("k does not apply to {metric} (it compares every rating); got k={k}").format(metric=metric, k=k)
+                _("k does not apply to {metric} (it compares every rating); got k={k}").format(
+                    metric=metric, k=k
+                )
             )
         return explain_rating(metric, x, decimals=decimals, **kwargs)
     if registered.cutoff == "none" and k is not None:
         raise ValueError(
-            _("k does not apply to {metric} (its cutoff is R, the number of relevant items); got k={k}").format(
-                metric=metric, k=k
-            )
+            _(
+                "k does not apply to {metric} (its cutoff is R, the number of relevant items); got k={k}"
+            ).format(metric=metric, k=k)
         )
     if registered.explain == "mean":
         return explain_mean(metric, x, k, decimals, kwargs, explain)

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from ... import _validation as v
-from ...metrics.conventions import cutoff, discounts, gain_values
 from ...i18n import N_, _
+from ...metrics.conventions import cutoff, discounts, gain_values
 from ...metrics.dcg import dcg, ndcg
 from .steps import (
     Column,
@@ -26,7 +26,6 @@ from .steps import (
     round_half_up,
     verify,
 )
-
 
 _GAIN_HEADERS = {
     "linear": N_("gain (=grade)"),

@@ -12,7 +12,6 @@ from ...metrics.conventions import cutoff
 from ...metrics.rank_based import ERR_MAX_GRADE, err_rows
 from ...registry import METRICS
 from .steps import (
-    none_words,
     Column,
     Explanation,
     Section,
@@ -20,6 +19,7 @@ from .steps import (
     exact_text,
     finish,
     hand_text,
+    none_words,
     round_half_up,
     verify,
 )

@@ -17,7 +17,17 @@ from ...i18n import _
 from ...metrics.conventions import cutoff, is_relevant
 from ...registry import METRICS
 from ..hit_formulas import Hits
-from .steps import Column, Explanation, Section, cutoff_words, finish, none_words, relevant_words, round_half_up, verify
+from .steps import (
+    Column,
+    Explanation,
+    Section,
+    cutoff_words,
+    finish,
+    none_words,
+    relevant_words,
+    round_half_up,
+    verify,
+)
 
 
 def explain_hits(metric, x, queries, items, k, decimals, kwargs) -> Explanation:
@@ -86,7 +96,9 @@ def explain_hits(metric, x, queries, items, k, decimals, kwargs) -> Explanation:
     )
     stepwise, hand = registered.steps(h)
     official = (
-        registered.function(x, **kwargs) if registered.cutoff == "none" else registered.function(x, k, **kwargs)
+        registered.function(x, **kwargs)
+        if registered.cutoff == "none"
+        else registered.function(x, k, **kwargs)
     )
     value = verify(h.label, stepwise, official)
     sections = [Section(_("relevant items by rank"), columns, rows, h.lines)]

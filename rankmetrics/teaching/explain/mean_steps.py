@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from ...registry import METRICS
 from ...i18n import _
+from ...registry import METRICS
 from .steps import Column, Explanation, Section, exact_text, finish, hand_text, round_half_up, verify
 
 _PER_QUERY = ("relevant", "n_relevant")  # keywords given once per query; the rest apply to every query

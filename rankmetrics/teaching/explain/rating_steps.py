@@ -12,7 +12,6 @@ from ... import _validation as v
 from ...i18n import _
 from ...registry import METRICS
 from .steps import (
-    none_words,
     Column,
     Explanation,
     Section,
@@ -20,6 +19,7 @@ from .steps import (
     exact_text,
     finish,
     hand_text,
+    none_words,
     round_half_up,
     verify,
 )
@@ -28,7 +28,9 @@ from .steps import (
 def explain_rating(metric: str, y_true: Any, *, decimals: int | None, y_pred: Any = None) -> Explanation:
     if y_pred is None:
         raise ValueError(
-            _("explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=").format(metric=metric)
+            _("explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=").format(
+                metric=metric
+            )
         )
     truth, pred = v.check_ratings(y_true, y_pred)
     with np.errstate(over="ignore"):

@@ -143,7 +143,11 @@ class Explanation:
             return self._repr()
 
     def _repr(self) -> str:
-        hand = "" if self.rounded is None else _(", by hand {value}").format(value=hand_text(self.rounded, self.decimals))
+        hand = (
+            ""
+            if self.rounded is None
+            else _(", by hand {value}").format(value=hand_text(self.rounded, self.decimals))
+        )
         return f"<Explanation {self.label} = {exact_text(self.value)}{hand}>"
 
     def _cell(self, row: dict[str, Any], column: Column) -> str:
@@ -323,9 +327,9 @@ def _result_lines(
         note = _("first parting: the last rounding — the rounding of every step added up")
     lines.append(
         note
-        or _("the hand calculation equals the exact value (rounded to {places} decimals) at every step").format(
-            places=decimals
-        )
+        or _(
+            "the hand calculation equals the exact value (rounded to {places} decimals) at every step"
+        ).format(places=decimals)
     )
     return lines, rounded, note
 

@@ -16,7 +16,7 @@ from ..numbers import round_half_up
 from .render import QUERIES, exercise, graded, of_queries
 from .sheet import Problem, Worksheet
 
-__all__ = ["MAX_COUNT", "SHEET_METRICS", "make_worksheet", "sheet_metrics", "worksheet_commands"]
+__all__ = ["MAX_COUNT", "make_worksheet", "sheet_metrics", "worksheet_commands"]
 
 
 def sheet_metrics() -> dict[str, str]:
@@ -30,13 +30,6 @@ def sheet_metrics() -> dict[str, str]:
 def worksheet_commands() -> list[str]:
     """The command-line names of the metrics worksheets use, in registry order (the CLI's help)."""
     return [m.command for m in METRICS.values() if m.worksheet]
-
-
-def __getattr__(name: str) -> Any:
-    # SHEET_METRICS: the same as sheet_metrics(), kept as a module attribute for reading.
-    if name == "SHEET_METRICS":
-        return sheet_metrics()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _POOL = "ABCDEFGH"

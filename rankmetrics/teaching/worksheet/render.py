@@ -113,7 +113,9 @@ def sheet_blocks(sheet: Worksheet) -> list[tuple]:
     for metric in dict.fromkeys(p.metric for p in sheet.problems if whole(p.metric)):
         registered = METRICS[metric]
         # The Korean name is the glossary's (the metric's Reference); other languages use the label.
-        name = registered.reference.korean if language() == "ko" and registered.reference else registered.label
+        name = (
+            registered.reference.korean if language() == "ko" and registered.reference else registered.label
+        )
         rule += " " + _("{symbol}@K ({name}) is 0 or 1, so write 0 or 1 as the answer.").format(
             symbol=registered.symbol, name=name
         )
@@ -121,7 +123,12 @@ def sheet_blocks(sheet: Worksheet) -> list[tuple]:
         ("h1", sheet_title(sheet)),
         ("fields", _("Name: {long}    Class: {blank}    No.: {blank}").format(long=_BLANK * 3, blank=_BLANK)),
         ("p", rule),
-        ("p", _("For each problem fill in the blank step table below, row by row, and the blanks, then write the answer.")),
+        (
+            "p",
+            _(
+                "For each problem fill in the blank step table below, row by row, and the blanks, then write the answer."
+            ),
+        ),
     ]
     warning = _denominator_warning(sheet.problems)
     if warning:
@@ -222,7 +229,9 @@ def _problem_blocks(problem: Problem) -> list[tuple]:
     mark = {True: "O", False: "X"}
     if of_queries(metric):
         width = max(len(q) for q in x)
-        rows = [[_("query {number}").format(number=i)] + [mark[bool(g)] for g in q] for i, q in enumerate(x, 1)]
+        rows = [
+            [_("query {number}").format(number=i)] + [mark[bool(g)] for g in q] for i, q in enumerate(x, 1)
+        ]
         return [
             ("table", [_("rank")] + [str(r) for r in range(1, width + 1)], rows),
             ("p", _(sheet.note).format(relevant="")),

@@ -109,10 +109,14 @@ class Worksheet:
         first byte is written, so a refusal leaves the folder as it was.
         """
         if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
-            raise ValueError(_("out must be a folder name (str or Path); got {value}").format(value=v.show(out)))
+            raise ValueError(
+                _("out must be a folder name (str or Path); got {value}").format(value=v.show(out))
+            )
         if not str(out).strip():
             # Path("") is the current folder: an empty --out is a missing value, not a choice.
-            raise ValueError(_("out is empty; name the folder to write into; got {value}").format(value=v.show(out)))
+            raise ValueError(
+                _("out is empty; name the folder to write into; got {value}").format(value=v.show(out))
+            )
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
@@ -128,7 +132,9 @@ class Worksheet:
             if path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
             if path.exists() and not force:
-                raise FileExistsError(errno.EEXIST, _("file exists; pass force=True to overwrite it"), str(path))
+                raise FileExistsError(
+                    errno.EEXIST, _("file exists; pass force=True to overwrite it"), str(path)
+                )
         folder.mkdir(parents=True, exist_ok=True)
         # O_EXCL: a file that appeared since the check is still not overwritten;
         # O_NOFOLLOW: a link that appeared since the check is not followed.
