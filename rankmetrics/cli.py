@@ -124,7 +124,7 @@ def _epilog(metric: Metric) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with one subcommand per metric plus ``worksheet``."""
-    overview = "\n".join(f"  {m.command:<10} {m.title}" for m in _all().values())
+    overview = "\n".join(f"  {m.command:<10} {_(m.title)}" for m in _all().values())
     parser = _Parser(
         prog=PROG,
         description=(
@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="<명령>", help="위의 명령 가운데 하나")
     for metric in _of("ranking"):
-        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+        sub = commands.add_parser(metric.command, description=_(metric.title), epilog=_epilog(metric))
         sub.add_argument(
             "x",
             nargs="*",
@@ -176,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
             )
         _add_common(sub, discount=metric.explain == "dcg")
     for metric in _of("queries"):
-        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+        sub = commands.add_parser(metric.command, description=_(metric.title), epilog=_epilog(metric))
         sub.add_argument(
             "--query",
             nargs="+",
@@ -195,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--n-relevant", nargs="+", metavar="R", help="질의마다의 전체 정답 수 R")
         _add_common(sub)
     for metric in _of("ratings"):
-        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+        sub = commands.add_parser(metric.command, description=_(metric.title), epilog=_epilog(metric))
         sub.add_argument("--true", nargs="+", dest="y_true", metavar="평점", help="실제 평점")
         sub.add_argument("--pred", nargs="+", dest="y_pred", metavar="평점", help="예측 평점")
         _add_common(sub, cutoff=False)

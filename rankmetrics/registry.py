@@ -200,7 +200,9 @@ class Metric:
         How the value is written in a step table's formula (``"P"`` in
         ``P@5 = 2 ÷ 5``); the label when not given.
     title : str
-        One Korean line saying what it measures (command-line help).
+        One line saying what it measures, as an English message id marked with
+        :func:`rankmetrics.i18n.N_` (``N_("RR: the reciprocal of ...")``); the
+        command line's help and the metric reference (지표 사전) show its translation.
     inputs : {"ranking", "queries", "ratings", "trec"}
         One ranked list; several queries (MRR, MAP); true and predicted
         ratings; or only runs and judgements (:func:`rankmetrics.evaluate`).

@@ -259,7 +259,7 @@ register(
         "ndcg",
         ndcg,
         label="nDCG",
-        title="nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
+        title=N_("nDCG@k: DCG divided by the DCG of the ideal ordering"),
         reference=Reference(
             korean="정규화 할인 누적 이득",
             formula=r"nDCG@k = \frac{DCG@k}{IDCG@k}, \quad DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
@@ -301,7 +301,7 @@ register(
         "dcg",
         dcg,
         label="DCG",
-        title="DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
+        title=N_("DCG@k: the sum of the gains divided by log2(rank+1)"),
         reference=Reference(
             korean="할인 누적 이득",
             formula=r"DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",

@@ -407,7 +407,7 @@ register(
         "reciprocal_rank",
         reciprocal_rank,
         label="RR",
-        title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
+        title=N_("RR: the reciprocal of the first relevant rank (0 without a relevant item)"),
         reference=Reference(
             korean="역순위",
             formula=r"RR = \frac{1}{r_u}",
@@ -437,7 +437,9 @@ register(
         "mean_rank",
         mean_rank,
         label="MR",
-        title="MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
+        title=N_(
+            "MR: the mean rank of the relevant items in the list (lower is better; nan without a relevant item)"
+        ),
         reference=Reference(
             korean="평균 순위",
             formula=r"MR = \frac{1}{m} \sum_{j=1}^{m} r_j",
@@ -462,7 +464,9 @@ register(
         "average_precision",
         average_precision,
         label="AP",
-        title="AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
+        title=N_(
+            "AP: the precisions at the relevant ranks, summed and divided by the number of relevant items R"
+        ),
         reference=Reference(
             korean="평균 정밀도",
             formula=r"AP = \frac{1}{R} \sum_{i} P@i \cdot rel(i)",
@@ -501,7 +505,9 @@ register(
         "expected_reciprocal_rank",
         expected_reciprocal_rank,
         label="ERR",
-        title="ERR@k: 등급마다의 만족 확률로 사용자가 멈추는 순위의 역수를 기댓값으로 (최고 등급 4)",
+        title=N_(
+            "ERR@k: the expected reciprocal of the rank where the user stops, each grade a chance of satisfaction (top grade 4)"
+        ),
         reference=Reference(
             korean="기대 역순위",
             formula=r"ERR@k = \sum_{i=1}^{k} \frac{1}{i} \, \theta_i \prod_{j<i} (1 - \theta_j), \quad \theta_i = \frac{2^{rel_i} - 1}{2^{g_{max}}}",
@@ -521,7 +527,7 @@ register(
         "mean_reciprocal_rank",
         mean_reciprocal_rank,
         label="MRR",
-        title="MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
+        title=N_("MRR: the mean of each query's RR (--query once per query)"),
         reference=Reference(
             korean="평균 역순위",
             formula=r"MRR = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} \frac{1}{r_u}",
@@ -552,7 +558,7 @@ register(
         "mean_average_precision",
         mean_average_precision,
         label="MAP",
-        title="MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
+        title=N_("MAP: the mean of each query's AP (--query once per query)"),
         reference=Reference(
             korean="평균 정밀도의 평균",
             formula=r"MAP = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} AP_u",

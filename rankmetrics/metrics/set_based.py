@@ -295,7 +295,7 @@ register(
         precision,
         label="Precision",
         symbol="P",
-        title="Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
+        title=N_("Precision@k: the share of relevant items in the top k (the denominator is k)"),
         reference=Reference(
             korean="정밀도",
             formula=r"P@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{k}",
@@ -332,7 +332,7 @@ register(
         recall,
         label="Recall",
         symbol="R",
-        title="Recall@k: 전체 정답 중 상위 k개에 든 비율",
+        title=N_("Recall@k: the share of all relevant items that are in the top k"),
         reference=Reference(
             korean="재현율",
             formula=r"R@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{\lvert Rel_u \rvert}",
@@ -370,7 +370,7 @@ register(
         "f1",
         f1,
         label="F1",
-        title="F1@k: Precision@k와 Recall@k의 조화평균",
+        title=N_("F1@k: the harmonic mean of Precision@k and Recall@k"),
         reference=Reference(
             korean="F1 점수",
             formula=r"F1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
@@ -401,7 +401,7 @@ register(
         hit_rate,
         label="Hit rate",
         symbol="HR",
-        title="Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
+        title=N_("Hit rate@k: 1 if the top k hold any relevant item, else 0"),
         reference=Reference(
             korean="적중률",
             formula=r"HR@k = \mathbf{1}\left(\lvert Rec_u^k \cap Rel_u \rvert > 0\right)",
@@ -437,7 +437,7 @@ register(
         "hits",
         hits,
         label="Hits",
-        title="Hits@k: 상위 k개에 든 정답의 수",
+        title=N_("Hits@k: the number of relevant items in the top k"),
         reference=Reference(
             korean="적중 수",
             formula=r"Hits@k = \lvert Rec_u^k \cap Rel_u \rvert",
@@ -460,7 +460,7 @@ register(
         r_precision,
         label="R-precision",
         symbol="R-Prec",
-        title="R-precision: 상위 R개(R = 전체 정답 수) 중 정답의 비율",
+        title=N_("R-precision: the share of relevant items in the top R (R = the number of relevant items)"),
         reference=Reference(
             korean="R-정밀도",
             formula=r"R\text{-}Prec = \frac{\lvert Rec_u^R \cap Rel_u \rvert}{R}, \quad R = \lvert Rel_u \rvert",

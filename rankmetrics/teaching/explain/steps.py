@@ -261,7 +261,11 @@ def verify(label: str, stepwise: float, official: float) -> float:
         stepwise, official, rel_tol=1e-12, abs_tol=1e-12
     )
     if not same:
-        raise AssertionError(f"step table for {label} sums to {stepwise!r} but the metric gives {official!r}")
+        raise AssertionError(
+            _("step table for {label} sums to {stepwise!r} but the metric gives {official!r}").format(
+                label=label, stepwise=stepwise, official=official
+            )
+        )
     return official
 
 
