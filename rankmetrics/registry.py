@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import _
+
 CUTOFFS = ("optional", "required", "none")
 SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
 PARAMETERS = (None, "level", "numbers", "gains")
@@ -373,29 +375,29 @@ def _check_teaching(metric: Metric) -> None:
     """
 
     def refuse(why: str) -> None:
-        raise ValueError(f"metric {metric.name!r}: {why}")
+        raise ValueError(_("metric {name!r}: {why}").format(name=metric.name, why=why))
 
     if (metric.explain == "hits") != callable(metric.steps):
-        refuse('explain="hits" needs steps (the step table\'s last step), and only it takes one')
+        refuse(_('explain="hits" needs steps (the step table\'s last step), and only it takes one'))
     sheet = metric.worksheet
     if sheet is not None:
         if not isinstance(sheet, Exercise):
-            refuse(f"worksheet must be an Exercise or None; got {sheet!r}")
+            refuse(_("worksheet must be an Exercise or None; got {value!r}").format(value=sheet))
         if metric.explain not in ("dcg", "hits", "mean") or metric.function is None or not metric.command:
-            refuse('worksheets need a function, a command and explain="dcg", "hits" or "mean"')
+            refuse(_('worksheets need a function, a command and explain="dcg", "hits" or "mean"'))
         if not isinstance(sheet.line, str) or not sheet.line.strip():
-            refuse("worksheet.line is empty; write the line the student fills in")
+            refuse(_("worksheet.line is empty; write the line the student fills in"))
         if metric.cutoff == "required" and not sheet.cutoff:
-            refuse("its cutoff is required, so worksheet.cutoff must be True")
+            refuse(_("its cutoff is required, so worksheet.cutoff must be True"))
         if sheet.cutoff and (metric.cutoff == "none" or metric.explain == "mean"):
-            refuse("worksheet.cutoff is True but the metric takes no cutoff on a sheet")
+            refuse(_("worksheet.cutoff is True but the metric takes no cutoff on a sheet"))
         needs = "ideal" if metric.explain == "dcg" else "n_relevant"
         if sheet.unlisted and needs not in metric.keywords:
-            refuse(f"worksheet.unlisted needs {needs!r} in keywords")
+            refuse(_("worksheet.unlisted needs {keyword!r} in keywords").format(keyword=needs))
         if metric.explain == "mean" and not (sheet.columns and sheet.note):
-            refuse("a worksheet of queries needs columns and a note (what to compute per query)")
+            refuse(_("a worksheet of queries needs columns and a note (what to compute per query)"))
     if metric.page and (metric.explain not in ("dcg", "hits") or metric.inputs != "ranking"):
-        refuse('the page computes one ranked list: page=True needs explain="dcg" or "hits"')
+        refuse(_('the page computes one ranked list: page=True needs explain="dcg" or "hits"'))
 
 
 def _spellings(metric: Metric) -> set[str]:
