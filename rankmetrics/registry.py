@@ -416,7 +416,7 @@ def _spellings(metric: Metric) -> set[str]:
 def where(**conditions: Any) -> list[Metric]:
     """The registered metrics whose attributes equal the given values, in registry order.
 
-    ``where(worksheet=True)``; a callable condition is a test: ``where(command=bool)``.
+    ``where(page=True)``; a callable condition is a test: ``where(worksheet=bool)``.
     """
     return [
         m
