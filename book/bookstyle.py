@@ -34,7 +34,12 @@ def font_files() -> list[Path]:
 
 
 def setup() -> None:
-    """Register the Korean font and the book's plotting defaults."""
+    """Register the Korean font and the book's plotting defaults; rankmetrics speaks Korean."""
+    import rankmetrics
+
+    # The book is Korean: step tables, tables and messages come from the catalogue in Korean
+    # (the Python API's own default is English, whatever the machine's locale).
+    rankmetrics.set_language("ko")
     # matplotlib logs "building the font cache" on a fresh machine; keep it out of outputs.
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     import matplotlib as mpl
