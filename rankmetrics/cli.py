@@ -208,14 +208,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sheet.add_argument("--seed", required=True, metavar="N", help="난수 씨앗 (같은 씨앗 → 같은 학습지)")
     sheet.add_argument("--count", default="6", metavar="M", help="문제 수 (기본 6, 많아야 1000)")
-    from .teaching.worksheet.draw import worksheet_commands
+    from .teaching.worksheet.draw import DEFAULT_METRICS, worksheet_commands
 
+    # The choices are the registry's worksheet metrics (worksheet=Exercise(...)); the default is
+    # make_worksheet's.
+    default = ",".join(DEFAULT_METRICS)
     sheet.add_argument(
         "--metrics",
-        default="ndcg,ap,rr",
+        default=default,
         metavar="목록",
-        # The choices are the registry's worksheet metrics (worksheet=Exercise(...)).
-        help=f"쉼표로 구분한 지표: {','.join(worksheet_commands())} (기본 ndcg,ap,rr)",
+        help=f"쉼표로 구분한 지표: {','.join(worksheet_commands())} (기본 {default})",
     )
     sheet.add_argument("--decimals", default="3", metavar="N", help="답의 소수 자리수 (기본 3)")
     sheet.add_argument("--out", required=True, metavar="폴더", help="파일을 쓸 폴더 (없으면 만듭니다)")

@@ -16,7 +16,7 @@ from ..numbers import round_half_up
 from .render import QUERIES, exercise, graded, of_queries
 from .sheet import Problem, Worksheet
 
-__all__ = ["MAX_COUNT", "make_worksheet", "sheet_metrics", "worksheet_commands"]
+__all__ = ["DEFAULT_METRICS", "MAX_COUNT", "make_worksheet", "sheet_metrics", "worksheet_commands"]
 
 
 def sheet_metrics() -> dict[str, str]:
@@ -32,6 +32,8 @@ def worksheet_commands() -> list[str]:
     return [m.command for m in METRICS.values() if m.worksheet]
 
 
+#: The metrics of a sheet when none are named (the command line's default too).
+DEFAULT_METRICS = ("ndcg", "ap", "rr")
 _POOL = "ABCDEFGH"
 #: The most problems one sheet holds. A class sheet has a handful; a thousand already takes a
 #: second to draw and megabytes to print, and a typo such as ``--count 60000000`` would otherwise
@@ -47,7 +49,7 @@ _REDRAWS = 12
 def make_worksheet(
     seed: int,
     count: int = 6,
-    metrics: Sequence[str] | str = ("ndcg", "ap", "rr"),
+    metrics: Sequence[str] | str = DEFAULT_METRICS,
     *,
     decimals: int = 3,
     language: str = "ko",
