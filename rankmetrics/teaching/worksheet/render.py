@@ -355,7 +355,8 @@ section.problem { break-inside: avoid; page-break-inside: avoid; }
 """.strip()
 
 
-def html_page(title: str, blocks: list[tuple]) -> str:
+def html_page(title: str, blocks: list[tuple], lang: str = "ko") -> str:
+    """A printable page of blocks; ``lang`` is the page's language (worksheets are Korean unless told)."""
     body: list[str] = []
     open_section = False
     for block in blocks:
@@ -385,7 +386,7 @@ def html_page(title: str, blocks: list[tuple]) -> str:
     if open_section:
         body.append("</section>")
     return (
-        f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>\n{_CSS}\n</style>\n</head>\n<body>\n"
         + "\n".join(body)
         + "\n</body>\n</html>\n"

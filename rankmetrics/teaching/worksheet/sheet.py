@@ -81,12 +81,12 @@ class Worksheet:
     @property
     def problem_html(self) -> str:
         with use_language(self.language):
-            return render.html_page(render.sheet_title(self), render.sheet_blocks(self))
+            return render.html_page(render.sheet_title(self), render.sheet_blocks(self), self.language)
 
     @property
     def answer_html(self) -> str:
         with use_language(self.language):
-            return render.html_page(render.key_title(self), render.key_blocks(self))
+            return render.html_page(render.key_title(self), render.key_blocks(self), self.language)
 
     def files(self) -> dict[str, str]:
         """File name -> content, for the four files :meth:`write` writes."""
