@@ -26,11 +26,14 @@ from .registry import METRICS, Metric
 PROG = "rankmetrics"
 
 
-# The subcommands come from the registry: every metric with a command, in registry order.
-_ALL = {m.command: m for m in METRICS.values() if m.command}
-_RANKING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ranking")
-_MEAN_METRICS = tuple(m for m in _ALL.values() if m.inputs == "queries")
-_RATING_METRICS = tuple(m for m in _ALL.values() if m.inputs == "ratings")
+# The subcommands come from the registry when the parser is built: every metric with a
+# command, in registry order (a metric registered after import gets its subcommand too).
+def _all() -> dict[str, Metric]:
+    return {m.command: m for m in METRICS.values() if m.command}
+
+
+def _of(inputs: str) -> tuple[Metric, ...]:
+    return tuple(m for m in _all().values() if m.inputs == inputs)
 
 
 _OTHER_COMMANDS = ("worksheet", "evaluate", "compare")
@@ -135,7 +138,7 @@ def _epilog(metric: Metric) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with one subcommand per metric plus ``worksheet``."""
-    overview = "\n".join(f"  {m.command:<10} {m.title}" for m in _ALL.values())
+    overview = "\n".join(f"  {m.command:<10} {_(m.title)}" for m in _all().values())
     parser = _Parser(
         prog=PROG,
         description=_(
@@ -162,8 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         dest="command", metavar=_("<command>"), help=_("one of the commands above")
     )
-    for metric in _RANKING_METRICS:
-        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+    for metric in _of("ranking"):
+        sub = commands.add_parser(metric.command, description=_(metric.title), epilog=_epilog(metric))
         sub.add_argument(
             "x",
             nargs="*",
@@ -202,8 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
                 help=_("the grades of every judged item (to build the ideal ranking)"),
             )
         _add_common(sub, discount=metric.explain == "dcg")
-    for metric in _MEAN_METRICS:
-        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+    for metric in _of("queries"):
+        sub = commands.add_parser(metric.command, description=_(metric.title), epilog=_epilog(metric))
         sub.add_argument(
             "--query",
             nargs="+",
@@ -226,8 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
                 help=_("each query's total number of relevant items R"),
             )
         _add_common(sub)
-    for metric in _RATING_METRICS:
-        sub = commands.add_parser(metric.command, description=metric.title, epilog=_epilog(metric))
+    for metric in _of("ratings"):
+        sub = commands.add_parser(metric.command, description=_(metric.title), epilog=_epilog(metric))
         sub.add_argument("--true", nargs="+", dest="y_true", metavar=_("rating"), help=_("the true ratings"))
         sub.add_argument(
             "--pred", nargs="+", dest="y_pred", metavar=_("rating"), help=_("the predicted ratings")
@@ -252,12 +255,17 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument(
         "--count", default="6", metavar="M", help=_("the number of problems (default 6, at most 1000)")
     )
+    from .teaching.worksheet.draw import DEFAULT_METRICS, worksheet_commands
+
+    # The choices are the registry's worksheet metrics (worksheet=Exercise(...)); the default is
+    # make_worksheet's.
+    default = ",".join(DEFAULT_METRICS)
     sheet.add_argument(
         "--metrics",
-        default="ndcg,ap,rr",
+        default=default,
         metavar=_("list"),
-        help=_(
-            "metrics separated by commas: ndcg,dcg,precision,recall,f1,hit-rate,rr,ap,mr,mrr,map (default ndcg,ap,rr)"
+        help=_("metrics separated by commas: {choices} (default {default})").format(
+            choices=",".join(worksheet_commands()), default=default
         ),
     )
     sheet.add_argument(
@@ -424,7 +432,7 @@ def _report(metric: Metric, x: Any, k: Any, args: argparse.Namespace, kwargs: di
         if args.explain:
             return str(result)
         return _format(result.rounded, result.decimals) if result.rounded is not None else repr(result.value)
-    if metric in _RATING_METRICS:
+    if metric.inputs == "ratings":
         return repr(metric.function(x, **kwargs))
     return repr(metric.function(x, k, **kwargs))
 
@@ -594,7 +602,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     parser = build_parser()
     command = argv[0] if argv and not argv[0].startswith("-") else None
-    where = f"{PROG} {command}" if command in _ALL or command in _OTHER_COMMANDS else PROG
+    where = f"{PROG} {command}" if command in _all() or command in _OTHER_COMMANDS else PROG
     notes: list[str] = []
     try:
         args = parser.parse_args(argv)
@@ -608,10 +616,10 @@ def _main(argv: list[str]) -> int:
             run = commands.run_evaluate if args.command == "evaluate" else commands.run_compare
             output, notes = run(args)
         else:
-            metric = _ALL[args.command]
-            if metric in _MEAN_METRICS:
+            metric = _all()[args.command]
+            if metric.inputs == "queries":
                 output = _run_mean(metric, args)
-            elif metric in _RATING_METRICS:
+            elif metric.inputs == "ratings":
                 output = _run_rating(metric, args)
             else:
                 output = _run_ranking(metric, args)

@@ -3,15 +3,19 @@
 A :class:`Metric` says everything the rest of the package needs to know about
 a metric: its public function, the names :func:`rankmetrics.evaluate` accepts
 (human names such as ``ndcg@10`` and trec_eval's such as ``ndcg_cut_10``), its
-Korean label, its cutoff rule, how it is summarised over queries, which step
-table :func:`rankmetrics.explain` draws for it, its command-line subcommand,
-and whether worksheets use it. ``evaluate``'s name parsing, the command line,
-``explain``, worksheets and the tests all read :data:`METRICS`; none keeps a
-list of its own.
+label, its cutoff rule, how it is summarised over queries, which step table
+:func:`rankmetrics.explain` draws for it (and, for a hit-based table, its last
+step), its command-line subcommand, which kind of problem worksheets set on it,
+and whether the book's in-page checker computes it. ``evaluate``'s name
+parsing, the command line (its worksheet help included), ``explain``,
+worksheets, the page's data file (``book/_ext/rankexplain_data.py``) and the
+tests all read :data:`METRICS` when they run; none keeps a list of its own.
 
 Adding a metric means writing its function and one ``register(Metric(...))``
 call beside it, whose ``reference=Reference(...)`` gives the book's metric
 reference (지표 사전) its Korean name, formula, papers and chapter.
+``tests/package/test_registry_reach.py`` registers a throwaway metric that way
+and follows it into every one of those places.
 """
 
 from __future__ import annotations
@@ -72,6 +76,50 @@ class Reference:
     papers: tuple[str, ...]
     chapter: str
     trec_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """The kind of problem a worksheet (:func:`rankmetrics.make_worksheet`) sets on a metric.
+
+    The problem's data follows from the metric's step-table family (``explain``):
+    grades 0–3 for ``"dcg"``, one O/X list for ``"hits"``, three O/X lists for
+    ``"mean"``. The texts are English message ids (mark them with
+    :func:`rankmetrics.i18n.N_`); worksheets print their Korean translation.
+
+    Attributes
+    ----------
+    line : str
+        The last line the student fills in, with ``{blank}`` for each blank and the
+        fields ``{label}`` (``"P@4"``), ``{at}`` (``"@4"`` or ``""``), ``{k}`` and
+        ``{queries}`` (``"{label} = hits {blank} ÷ k {blank} = {blank}"``).
+    columns : tuple of str
+        The blank step table's columns after its first (the rank, or the query for
+        ``"mean"``); empty for no table. A metric with ``"ideal"`` in its keywords
+        gets a second table for the ideal ordering (rank, grade, then these).
+    cutoff : bool
+        The problem gives a cutoff k (from 3 to the list's length).
+    unlisted : bool
+        Relevant items may lie outside the list: the problem then says how many
+        relevant items there are in all (the metric takes ``n_relevant``), or, for
+        graded lists, which judged items lie outside (the metric takes ``ideal``).
+    whole : bool
+        The value of one list is 0 or 1: asked, and keyed, as a whole number.
+    precision_at_hits : bool
+        The key keeps the step table's column of precision at each relevant rank
+        (AP and MAP need it; for any other metric it would teach AP by accident).
+    note : str
+        A sentence under the problem's data (``{relevant}``: the number of relevant
+        items): for ``"mean"``, what to compute for each query.
+    """
+
+    line: str
+    columns: tuple[str, ...] = ()
+    cutoff: bool = False
+    unlisted: bool = False
+    whole: bool = False
+    precision_at_hits: bool = False
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -154,7 +202,9 @@ class Metric:
         How the value is written in a step table's formula (``"P"`` in
         ``P@5 = 2 ÷ 5``); the label when not given.
     title : str
-        One Korean line saying what it measures (command-line help).
+        One line saying what it measures, as an English message id marked with
+        :func:`rankmetrics.i18n.N_` (``N_("RR: the reciprocal of ...")``); the
+        command line's help and the metric reference (지표 사전) show its translation.
     inputs : {"ranking", "queries", "ratings", "trec"}
         One ranked list; several queries (MRR, MAP); true and predicted
         ratings; or only runs and judgements (:func:`rankmetrics.evaluate`).
@@ -201,6 +251,13 @@ class Metric:
         when one is given.
     explain : {"dcg", "hits", "err", "mean", "rating"} or None
         The kind of step table :func:`rankmetrics.explain` draws.
+    steps : callable or None
+        For ``explain="hits"`` (required there, refused elsewhere): the last step
+        of the step table, ``steps(hits) -> (value, hand)``, which reads the O/X
+        table in ``hits`` (:class:`rankmetrics.teaching.hit_formulas.Hits`), writes
+        its formula lines and convention-card entries into it, and returns the
+        exact value and, in student rounding, the hand-rounded one (else None).
+        The package's own are in :mod:`rankmetrics.teaching.hit_formulas`.
     per_query : str or None
         For a mean over queries (MRR, MAP), the single-query metric it averages.
     command : str or None
@@ -209,8 +266,13 @@ class Metric:
         Convention options the subcommand offers (``"gain"``, ``"ideal"``, ``"n_relevant"``).
     examples : tuple of str
         Command lines shown in the subcommand's help.
-    worksheet : bool
-        Whether :func:`rankmetrics.make_worksheet` can set problems on it.
+    worksheet : Exercise or None
+        The kind of problem :func:`rankmetrics.make_worksheet` sets on it; None
+        when worksheets do not use it.
+    page : bool
+        Whether the book's in-page checker (``book/_static/rankexplain.js``)
+        computes it. Such a metric needs a port in that script and comparison
+        cases in ``tests/browser/rankexplain_cases.py`` (a test fails otherwise).
     reads_ranking : bool
         False for counts that need no ranked list (``num_ret``, ``num_rel``):
         evaluate then ranks only as deep as the other metrics ask.
@@ -254,7 +316,9 @@ class Metric:
     command: str | None = None
     keywords: tuple[str, ...] = ()
     examples: tuple[str, ...] = ()
-    worksheet: bool = False
+    worksheet: Exercise | None = None
+    page: bool = False
+    steps: Callable[[Any], tuple[float, Any]] | None = None
     reads_ranking: bool = True
     symbol: str = ""
     averages_ties: bool = False
@@ -296,6 +360,7 @@ def register(metric: Metric) -> Metric:
     so that name does not block another metric's trec_eval name (trec_eval
     10.0's ``dcg`` measure is ``trec_dcg`` here).
     """
+    _check_teaching(metric)
     if metric.name.lower() in {other.name.lower() for other in METRICS.values()}:
         raise ValueError(
             _("metric {name!r}: the name {name!r} is taken by another metric").format(name=metric.name)
@@ -310,6 +375,39 @@ def register(metric: Metric) -> Metric:
             )
     METRICS[metric.name] = metric
     return metric
+
+
+def _check_teaching(metric: Metric) -> None:
+    """Refuse a registration whose teaching fields cannot work together.
+
+    A metric marked for worksheets or for the page but lacking what they need
+    would otherwise get a neighbour's kind of problem, or none, silently.
+    """
+
+    def refuse(why: str) -> None:
+        raise ValueError(_("metric {name!r}: {why}").format(name=metric.name, why=why))
+
+    if (metric.explain == "hits") != callable(metric.steps):
+        refuse(_('explain="hits" needs steps (the step table\'s last step), and only it takes one'))
+    sheet = metric.worksheet
+    if sheet is not None:
+        if not isinstance(sheet, Exercise):
+            refuse(_("worksheet must be an Exercise or None; got {value!r}").format(value=sheet))
+        if metric.explain not in ("dcg", "hits", "mean") or metric.function is None or not metric.command:
+            refuse(_('worksheets need a function, a command and explain="dcg", "hits" or "mean"'))
+        if not isinstance(sheet.line, str) or not sheet.line.strip():
+            refuse(_("worksheet.line is empty; write the line the student fills in"))
+        if metric.cutoff == "required" and not sheet.cutoff:
+            refuse(_("its cutoff is required, so worksheet.cutoff must be True"))
+        if sheet.cutoff and (metric.cutoff == "none" or metric.explain == "mean"):
+            refuse(_("worksheet.cutoff is True but the metric takes no cutoff on a sheet"))
+        needs = "ideal" if metric.explain == "dcg" else "n_relevant"
+        if sheet.unlisted and needs not in metric.keywords:
+            refuse(_("worksheet.unlisted needs {keyword!r} in keywords").format(keyword=needs))
+        if metric.explain == "mean" and not (sheet.columns and sheet.note):
+            refuse(_("a worksheet of queries needs columns and a note (what to compute per query)"))
+    if metric.page and (metric.explain not in ("dcg", "hits") or metric.inputs != "ranking"):
+        refuse(_('the page computes one ranked list: page=True needs explain="dcg" or "hits"'))
 
 
 def _spellings(metric: Metric) -> set[str]:
@@ -328,7 +426,7 @@ def _spellings(metric: Metric) -> set[str]:
 def where(**conditions: Any) -> list[Metric]:
     """The registered metrics whose attributes equal the given values, in registry order.
 
-    ``where(worksheet=True)``; a callable condition is a test: ``where(command=bool)``.
+    ``where(page=True)``; a callable condition is a test: ``where(worksheet=bool)``.
     """
     return [
         m

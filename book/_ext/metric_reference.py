@@ -20,6 +20,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
+from rankmetrics.i18n import _, use_language
 from rankmetrics.registry import METRICS, Metric
 
 DOCNAME = "book/metric_reference"
@@ -142,9 +143,15 @@ def entry(metric: Metric) -> str:
     rows.append(("배우는 장", f"{{ref}}`{ref.chapter}`"))
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
     return (
-        f"(metric-{metric.name})=\n### {_heading(metric)}\n\n{metric.title}\n\n"
+        f"(metric-{metric.name})=\n### {_heading(metric)}\n\n{_title(metric)}\n\n"
         f"$$\n{ref.formula}\n$$\n\n| 항목 | 내용 |\n|---|---|\n{table}\n"
     )
+
+
+def _title(metric: Metric) -> str:
+    """The metric's one-line title in the book's language (it is a message id of the catalogue)."""
+    with use_language("ko"):
+        return _(metric.title)
 
 
 def page_body(metrics: dict[str, Metric] = METRICS) -> str:

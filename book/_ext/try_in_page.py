@@ -54,6 +54,7 @@ logger = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parents[1] / "_static"
 PORT = "rankexplain.js"
+DATA = "rankexplain_data.js"
 SCRIPTS = {"checker": "hand_checker.js", "answers": "answer_box.js", "playground": "ranking_playground.js"}
 STYLE = "try_in_page.css"
 
@@ -97,9 +98,14 @@ def _value_table(rows: list[tuple[str, str]], heads: tuple[str, str]) -> nodes.t
 # --------------------------------------------------------------------------- the checker
 
 
+def _example() -> Any:
+    """The checker's static example, in the book's language (a step table renders in its own)."""
+    with rm.use_language("ko"):
+        return rm.explain("ndcg", [3, 0, 3, 2, 0], decimals=3)
+
+
 def _example_html() -> str:
-    e = rm.explain("ndcg", [3, 0, 3, 2, 0], decimals=3)
-    return e._repr_html_()
+    return _example()._repr_html_()
 
 
 class HandChecker(SphinxDirective):
@@ -123,7 +129,7 @@ class HandChecker(SphinxDirective):
                 nodes.literal(text=command),
                 nodes.Text(". 그 단계표는 다음과 같습니다."),
             ),
-            nodes.literal_block(text=str(rm.explain("ndcg", [3, 0, 3, 2, 0], decimals=3))),
+            nodes.literal_block(text=str(_example())),
         )
         return [try_widget("", widget="checker", html=html_text), paper]
 
@@ -380,6 +386,7 @@ def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, do
     if not used:
         return
     app.add_css_file(STYLE)
+    app.add_js_file(DATA)  # the port's words and metrics (book/_ext/rankexplain_data.py), before the port
     app.add_js_file(PORT)
     for widget in sorted(used):
         app.add_js_file(SCRIPTS[widget])

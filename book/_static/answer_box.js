@@ -2,14 +2,17 @@
  *
  * Each box (<div class="rm-answer">, written by the {answer-check} directive of
  * book/_ext/try_in_page.py) carries the value rankmetrics computed at build time.
- * This script only compares: RankExplain.grade marks an answer 정답, 반올림 차이 (with
- * the rounding that would make it right) or 오답, by the rules of Worksheet.grade.
- * Answers are kept per page in localStorage; "다시 풀기" clears an exercise.
+ * This script only compares: RankExplain.grade marks an answer right, a rounding slip
+ * (with the rounding that would make it right) or wrong, by the rules of Worksheet.grade,
+ * in the words of the package's catalogue (rankexplain_data.js). Answers are kept per
+ * page in localStorage; the reset button clears an exercise.
  * Without scripts the boxes stay hidden and the solutions read as before.
  */
 (function () {
   "use strict";
   const R = window.RankExplain;
+  const _ = R._;
+  const format = R.format;
   const KEY = "rankmetrics-answers:" + location.pathname;
 
   function load() {
@@ -35,14 +38,18 @@
     const hand = row.dataset.hand === undefined ? null : Number(row.dataset.hand);
     const result = R.grade(input.value, Number(row.dataset.exact), hand, decimals);
     let text = "";
-    if (result.verdict === null) text = "수를 적으세요 (예: 0.25)";
-    else if (result.verdict === "반올림 차이")
-      text = `반올림 차이: ${decimals ? `소수 ${decimals}자리로` : "정수로"} 반올림하면 ${result.rounding}`;
-    else if (result.verdict !== "빈칸") text = result.verdict;
+    if (result.key === null) text = format(_("write a number (e.g. {example})"), { example: "0.25" });
+    else if (result.key === "slip")
+      text = format(_("{verdict}: rounded to {places}, it is {value}"), {
+        verdict: result.verdict,
+        places: decimals ? format(_("{places} decimals"), { places: decimals }) : _("whole numbers"),
+        value: result.rounding,
+      });
+    else if (result.key !== "blank") text = result.verdict;
     output.textContent = text;
-    if (result.verdict && result.verdict !== "빈칸") output.dataset.verdict = result.verdict;
+    if (result.key && result.key !== "blank") output.dataset.verdict = result.verdict;
     else delete output.dataset.verdict;
-    input.setAttribute("aria-invalid", result.verdict === "오답" || result.verdict === null ? "true" : "false");
+    input.setAttribute("aria-invalid", result.key === "wrong" || result.key === null ? "true" : "false");
   }
 
   function start() {

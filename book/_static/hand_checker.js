@@ -1,26 +1,24 @@
-/* hand_checker.js: the 손 계산 확인기 page.
+/* hand_checker.js: the hand-calculation checker page.
  *
  * Turns <div class="rm-checker"> into a form: a ranked list, a metric and the rounding
  * options in, the step table of `rankmetrics ... --explain` out (through
  * RankExplain, rankexplain.js), and a verdict on the reader's own answer with the
  * place where a hand calculation first parts from the exact value.
- * Without scripts the page keeps its static example.
+ * Without scripts the page keeps its static example. Its words are message ids of the
+ * package's catalogue (in _() calls, translated by rankexplain_data.js), its metrics those the
+ * registry marks page=True.
  */
 (function () {
   "use strict";
   const R = window.RankExplain;
+  const _ = R._;
+  const format = R.format;
 
-  const METRIC_NAMES = [
-    ["ndcg", "nDCG (정규화 할인 누적 이득)"],
-    ["dcg", "DCG (할인 누적 이득)"],
-    ["precision", "P (정밀도)"],
-    ["recall", "R (재현율)"],
-    ["f1", "F1"],
-    ["hit_rate", "HR (적중률)"],
-    ["reciprocal_rank", "RR (역순위)"],
-    ["average_precision", "AP (평균 정밀도)"],
-    ["mean_rank", "MR (평균 순위)"],
-  ];
+  /** The metrics to choose from: the symbol and the glossary's Korean name (the registration's Reference). */
+  const METRIC_NAMES = Object.entries(R.METRICS).map(([name, m]) => [
+    name,
+    !m.korean ? m.symbol : m.korean.includes(m.symbol) ? m.korean : `${m.symbol} (${m.korean})`,
+  ]);
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -85,22 +83,34 @@
     out.replaceChildren();
     const head = el("p", { class: "rm-result" }, [
       el("strong", { text: `${e.label} = ${R.exactText(e.value)}` }),
-      e.rounded !== null ? ` · 손 계산 (소수 ${e.decimals}자리) ${R.handText(e.hand, e.decimals)}` : "",
+      e.rounded !== null
+        ? format(_(" · by hand ({places} decimals) {value}"), { places: e.decimals, value: R.handText(e.hand, e.decimals) })
+        : "",
     ]);
     out.append(head);
     let said = `${e.label} = ${R.exactText(e.value)}`;
     if (answer) {
       const verdict = answer.verdict;
       const box = el("div", { class: `rm-my-answer rm-verdict-${verdict.key}` }, [
-        el("p", {}, [el("strong", { text: `내 답 ${answer.text}: ${verdict.word}` }), verdict.more ? ` — ${verdict.more}` : ""]),
+        el("p", {}, [
+          el("strong", { text: format(_("my answer {answer}: {verdict}"), { answer: answer.text, verdict: verdict.word }) }),
+          verdict.more ? ` — ${verdict.more}` : "",
+        ]),
       ]);
       if (e.difference) box.append(el("p", { text: e.difference }));
-      else if (verdict.key !== "right") box.append(el("p", { text: "단계표의 모든 칸이 정확한 값과 같게 반올림됩니다. 마지막 나눗셈이나 옮겨 적기를 확인해 보세요." }));
+      else if (verdict.key !== "right")
+        box.append(
+          el("p", {
+            text: _(
+              "Every cell of the step table rounds the same as the exact value. Check the last division or the copying."
+            ),
+          })
+        );
       out.append(box);
-      said += `. 내 답 ${verdict.word}`;
+      said += format(_(". my answer {verdict}"), { verdict: verdict.word });
       if (e.difference) said += `. ${e.difference}`;
     }
-    out.append(el("p", { class: "rm-title", text: `${e.label} 단계표` }));
+    out.append(el("p", { class: "rm-title", text: e.title }));
     if (e.legend) out.append(el("p", { class: "rm-legend", text: e.legend }));
     for (const t of e.tables()) {
       if (t.headers.length) out.append(table(t));
@@ -109,18 +119,27 @@
     }
     for (const line of e.summary) out.append(el("p", { class: "rm-summary", text: line }));
     out.append(el("p", { class: "rm-card" }, [el("small", { text: e.card })]));
-    out.append(el("p", { class: "rm-command" }, ["같은 계산을 터미널에서: ", el("code", { text: R.commandLine(form) })]));
+    out.append(
+      el("p", { class: "rm-command" }, [_("The same calculation in a terminal:") + " ", el("code", { text: R.commandLine(form) })])
+    );
     status.textContent = said;
   }
 
   function verdictOf(text, e) {
     const result = R.grade(text, e.value, e.rounded, e.decimals);
-    if (result.verdict === null) return { key: "wrong", word: "수가 아닙니다", more: "예: 0.88" };
-    if (result.verdict === "정답") return { key: "right", word: "정답" };
-    if (result.verdict === "반올림 차이")
-      return { key: "slip", word: "반올림 차이", more: `소수 ${e.decimals}자리로 반올림하면 ${result.rounding}` };
-    if (result.verdict === "빈칸") return null;
-    return { key: "wrong", word: "오답", more: `정확한 값은 ${R.exactText(e.value)}` };
+    if (result.key === null) return { key: "wrong", word: _("not a number"), more: format(_("e.g. {example}"), { example: "0.88" }) };
+    if (result.key === "right") return { key: "right", word: result.verdict };
+    if (result.key === "slip")
+      return {
+        key: "slip",
+        word: result.verdict,
+        more: format(_("rounded to {places}, it is {value}"), {
+          places: format(_("{places} decimals"), { places: e.decimals }),
+          value: result.rounding,
+        }),
+      };
+    if (result.key === "blank") return null;
+    return { key: "wrong", word: result.verdict, more: format(_("the exact value is {value}"), { value: R.exactText(e.value) }) };
   }
 
   function placesOf(text) {
@@ -130,38 +149,65 @@
 
   function build(root) {
     const example = JSON.parse(root.dataset.example || "{}");
-    const form = el("form", { class: "rm-checker-form", "aria-label": "손 계산 확인기", novalidate: true });
+    const form = el("form", { class: "rm-checker-form", "aria-label": _("hand-calculation checker"), novalidate: true });
     const metric = select("metric", METRIC_NAMES);
     const list = input("list", "text", "3 0 3 2 0");
     const relevant = input("relevant", "text", "B D:3 F");
-    const k = input("k", "numeric", "목록 전체");
+    const k = input("k", "numeric", _("the whole list"));
     const gain = select("gain", [
-      ["linear", "등급 그대로 (linear)"],
-      ["exponential", "2^등급 − 1 (exponential)"],
-      ["binary", "관련이면 1 (binary)"],
+      ["linear", _("the grade itself (linear)")],
+      ["exponential", _("2^grade − 1 (exponential)")],
+      ["binary", _("1 if relevant (binary)")],
     ]);
     const ideal = select("ideal", [
-      ["auto", "기본 (등급이면 목록 안, 항목이면 판정 전부)"],
-      ["judged", "판정된 모든 항목 (judged)"],
-      ["listed", "목록 안의 항목만 (listed)"],
+      ["auto", _("default (the list's grades for grades, every judgement for item names)")],
+      ["judged", _("every judged item (judged)")],
+      ["listed", _("only the listed items (listed)")],
     ]);
     const idealGrades = input("idealGrades", "text", "3 3 2 1");
-    const decimals = input("decimals", "numeric", "없음");
-    const discount = input("discountDecimals", "numeric", "소수 자리와 같게");
-    const answer = input("answer", "decimal", "예: 0.910");
+    const decimals = input("decimals", "numeric", _("none"));
+    const discount = input("discountDecimals", "numeric", _("as the decimals"));
+    const answer = input("answer", "decimal", format(_("e.g. {example}"), { example: "0.910" }));
+    const wide = { "data-wide": "" };
     const fields = {
-      metric: field("rmc-metric", "지표", metric, null, { "data-wide": "" }),
-      list: field("rmc-list", "순위 목록 (1위부터)", list, "등급 3 0 3 2 0, O/X로 O X O X O, 또는 항목 이름 A B C D E를 띄어 적습니다.", { "data-wide": "" }),
-      relevant: field("rmc-relevant", "정답 항목 (항목 이름으로 적을 때)", relevant, "이름:등급, 등급을 빼면 1 (예: B D:3 F). 비워 두면 목록을 등급으로 읽습니다.", { "data-wide": "" }),
-      k: field("rmc-k", "k (컷오프)", k),
-      gain: field("rmc-gain", "이득", gain),
-      ideal: field("rmc-ideal", "이상적 순서", ideal, null, { "data-wide": "" }),
-      idealGrades: field("rmc-ideal-grades", "판정된 모든 항목의 등급", idealGrades, "등급 형태에서 '판정된 모든 항목'을 고를 때: 목록 밖 정답까지 모든 등급 (예: 3 3 2 1).", { "data-wide": "" }),
-      decimals: field("rmc-decimals", "손 계산 소수 자리", decimals, "0–15. 비우면 정확한 값만 봅니다."),
-      discount: field("rmc-discount", "할인표 소수 자리", discount, "log2(순위+1)를 따로 반올림할 때 (예: 1)."),
-      answer: field("rmc-answer", "내 답 (선택)", answer, "손으로 얻은 값을 적으면 맞는지, 어디서 갈라졌는지 알려 줍니다.", { "data-wide": "" }),
+      metric: field("rmc-metric", _("metric"), metric, null, wide),
+      list: field(
+        "rmc-list",
+        _("ranked list (from rank 1)"),
+        list,
+        _("Grades 3 0 3 2 0, O/X as O X O X O, or item names A B C D E, separated by spaces."),
+        wide
+      ),
+      relevant: field(
+        "rmc-relevant",
+        _("relevant items (when writing item names)"),
+        relevant,
+        _("name:grade; without a grade, 1 (e.g. B D:3 F). Left empty, the list reads as grades."),
+        wide
+      ),
+      k: field("rmc-k", _("k (cutoff)"), k),
+      gain: field("rmc-gain", _("gain"), gain),
+      ideal: field("rmc-ideal", _("ideal ordering"), ideal, null, wide),
+      idealGrades: field(
+        "rmc-ideal-grades",
+        _("grades of every judged item"),
+        idealGrades,
+        _(
+          "When choosing 'every judged item' in the grades form: every grade, relevant items outside the list included (e.g. 3 3 2 1)."
+        ),
+        wide
+      ),
+      decimals: field("rmc-decimals", _("decimals of the hand calculation"), decimals, _("0–15. Left empty, only the exact value is shown.")),
+      discount: field("rmc-discount", _("decimals of the discount table"), discount, _("To round log2(rank+1) separately (e.g. 1).")),
+      answer: field(
+        "rmc-answer",
+        _("my answer (optional)"),
+        answer,
+        _("Type the value you got by hand to see whether it is right, and where it parted."),
+        wide
+      ),
     };
-    const button = el("button", { type: "submit", class: "rm-button", text: "계산" });
+    const button = el("button", { type: "submit", class: "rm-button", text: _("Calculate") });
     form.append(...Object.values(fields), el("p", { class: "rm-actions" }, [button]));
     const status = el("p", { class: "rm-status", role: "status", "aria-live": "polite" });
     const out = el("div", { class: "rm-checker-out" });
@@ -204,7 +250,7 @@
       const result = R.fromForm(form);
       if (result.error !== undefined) {
         out.replaceChildren();
-        error.replaceChildren(el("p", { class: "rm-error", text: "오류: " + result.error }));
+        error.replaceChildren(el("p", { class: "rm-error", text: format(_("error: {message}"), { message: result.error }) }));
         status.textContent = "";
         return;
       }

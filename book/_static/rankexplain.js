@@ -1,9 +1,16 @@
 /* rankexplain.js: the step tables of rankmetrics.explain, ported to the browser.
  *
  * A readable restatement of rankmetrics/teaching/explain (steps.py, dcg_steps.py,
- * hit_steps.py) for one ranked list and the metrics nDCG, DCG, P, R, F1, HR, RR, MR
- * and AP, plus the command line's reading of typed input (rankmetrics/cli.py) with
- * the same error messages, and the marking rules of Worksheet.grade.
+ * hit_steps.py, ../hit_formulas.py) for one ranked list and the metrics the registry
+ * marks page=True (nDCG, DCG, P, R, F1, HR, RR, MR and AP), plus the command line's
+ * reading of typed input (rankmetrics/cli.py) with the same error messages, and the
+ * marking rules of Worksheet.grade.
+ *
+ * Logic only: every word it shows is a message id of the package's catalogue, written
+ * in a _() call as the Python writes it, and every fact about a metric (command, symbol,
+ * cutoff rule, family) comes from the registry. Both arrive in rankexplain_data.js,
+ * which the book build writes before this file loads (book/_ext/rankexplain_data.py:
+ * window.RankExplainData = {messages: {id: text}, metrics: {name: {...}}}).
  *
  * The package stays the reference: tests/browser/test_rankexplain_port.py compares
  * this file with rankmetrics on many random inputs. Numbers follow the package:
@@ -16,6 +23,35 @@
  */
 (function (root) {
   "use strict";
+
+  // ------------------------------------------------------------------ words and metrics, from the data file
+
+  const DATA = root.RankExplainData || { language: "en", messages: {}, metrics: {} };
+  /** A message id in the page's language (the id itself when the catalogue has no translation). */
+  function _(id) {
+    const text = DATA.messages[id];
+    return text === undefined ? id : text;
+  }
+  /** Marks an id for the catalogue without translating it yet (a constant translated where shown). */
+  function N_(id) {
+    return id;
+  }
+  /**
+   * text.format(**fields) as Python writes it: {name} is the field as text, {name!r} its repr
+   * (a string quoted, a number as Python's float repr), {name:g} a number in Python's :g form;
+   * {{ and }} are braces.
+   */
+  function format(text, fields) {
+    return text.replace(/\{\{|\}\}|\{(\w+)(!r)?(:g)?\}/g, (whole, name, repr, g) => {
+      if (whole === "{{") return "{";
+      if (whole === "}}") return "}";
+      if (!(name in fields)) throw new Error(`no field ${name} for ${text}`);
+      const value = fields[name];
+      if (repr) return typeof value === "string" ? pyStrRepr(value) : pyFloatRepr(value);
+      if (g) return pyG(value);
+      return String(value);
+    });
+  }
 
   // ------------------------------------------------------------------ decimals
   // A decimal number c × 10^e with a BigInt coefficient, as Python's Decimal.
@@ -286,34 +322,26 @@
 
   // ------------------------------------------------------------------ the package's conventions
 
-  /** The metrics this port covers, as rankmetrics.registry declares them. */
-  const METRICS = {
-    ndcg: { command: "ndcg", symbol: "nDCG", cutoff: "optional", family: "dcg" },
-    dcg: { command: "dcg", symbol: "DCG", cutoff: "optional", family: "dcg" },
-    precision: { command: "precision", symbol: "P", cutoff: "required", family: "hits" },
-    recall: { command: "recall", symbol: "R", cutoff: "required", family: "hits" },
-    f1: { command: "f1", symbol: "F1", cutoff: "required", family: "hits" },
-    hit_rate: { command: "hit-rate", symbol: "HR", cutoff: "required", family: "hits" },
-    reciprocal_rank: { command: "rr", symbol: "RR", cutoff: "optional", family: "hits" },
-    mean_rank: { command: "mr", symbol: "MR", cutoff: "optional", family: "hits" },
-    average_precision: { command: "ap", symbol: "AP", cutoff: "optional", family: "hits" },
-  };
-  const GAINS = ["linear", "exponential", "binary"];
+  /** The metrics this port computes: those rankmetrics.registry marks page=True, in registry order. */
+  const METRICS = Object.fromEntries(Object.entries(DATA.metrics).filter(([, m]) => m.page));
+  const GAINS = DATA.gains || ["linear", "exponential", "binary"];
   const GAIN_WORDS = {
-    linear: "등급 그대로 (linear)",
-    exponential: "2^등급 − 1 (exponential)",
-    binary: "관련이면 1 (binary)",
+    linear: N_("the grade itself (linear)"),
+    exponential: N_("2^grade − 1 (exponential)"),
+    binary: N_("1 if relevant (binary)"),
   };
-  const NONE = "없음";
-  const RELEVANT_WORDS = "관련이면 1, 아니면 0 (등급 > 0 이 관련)";
-  const LEGEND =
-    "칸의 값은 손 계산(반올림)이고, 정확한 값이 다르게 읽히는 칸만 괄호 안에 정확한 값을 적었습니다.";
+  const NONE = N_("none");
+  const RELEVANT_WORDS = N_("1 if relevant, else 0 (a grade > 0 is relevant)");
+  const LEGEND = N_(
+    "Cells hold the hand calculation (rounded); where the exact value reads differently, " +
+      "it follows in parentheses."
+  );
   const CARD_FIELDS = [
-    ["gain", "이득"],
-    ["discount", "할인"],
-    ["ideal", "이상적 순서"],
-    ["denominator", "분모"],
-    ["cutoff", "컷오프"],
+    ["gain", N_("gain")],
+    ["discount", N_("discount")],
+    ["ideal", N_("ideal ordering")],
+    ["denominator", N_("denominator")],
+    ["cutoff", N_("cutoff")],
   ];
 
   // 2^x correctly rounded, as numpy's exp2 (glibc) gives it; Math.pow(2, 1.5) may be one bit off,
@@ -365,7 +393,7 @@
     return Math.log2(rank + 1);
   }
   function cutoffWords(k, n) {
-    return k !== null ? `k = ${k}` : `${NONE} (목록 전체 ${n}개)`;
+    return k !== null ? `k = ${k}` : format(_("none (the whole list of {n})"), { n });
   }
 
   class InputError extends Error {}
@@ -379,16 +407,31 @@
     name = name || "k";
     if (k === null || k === undefined) return null;
     if (typeof k !== "object" || k.int === undefined || BigInt(k.int) < 1n)
-      fail(`${name} must be a positive integer or None; got ${pyShow(pyItemRepr(k))}`);
+      fail(format(_("{name} must be a positive integer or None; got {k}{hint}"), { name, k: pyShow(pyItemRepr(k)), hint: "" }));
     if (BigInt(k.int) > 2n ** 63n - 1n)
-      fail(`${name} must be at most 2**63 - 1; got ${pyShow(k.int)}${name === "k" ? "; k=None keeps the whole list" : ""}`);
+      fail(
+        format(_("{name} must be at most 2**63 - 1; got {k}{hint}"), {
+          name,
+          k: pyShow(k.int),
+          hint: name === "k" ? _("; k=None keeps the whole list") : "",
+        })
+      );
     return Number(k.int);
   }
   function checkDecimals(value, name) {
-    const range = `${name} must be a whole number from 0 to 15; got ${pyShow(pyItemRepr(value))}`;
-    if (typeof value !== "object" || value.int === undefined || BigInt(value.int) < 0n) fail(range);
+    const fields = { name, MAX_DECIMALS: 15, value: pyShow(pyItemRepr(value)) };
+    if (typeof value !== "object" || value.int === undefined || BigInt(value.int) < 0n)
+      fail(format(_("{name} must be a whole number from 0 to {MAX_DECIMALS}; got {value}"), fields));
     if (BigInt(value.int) > 15n)
-      fail(range + " (a float carries about 15 significant digits, so more places would only show noise)");
+      fail(
+        format(
+          _(
+            "{name} must be a whole number from 0 to {MAX_DECIMALS}; got {value} (a float carries " +
+              "about 15 significant digits, so more places would only show noise)"
+          ),
+          fields
+        )
+      );
     return Number(value.int);
   }
   function checkGrades(values, name) {
@@ -396,12 +439,18 @@
     const numbers = values.map(numberOf);
     if (!numbers.every((v) => v >= 0) || !Number.isFinite(Math.max(...numbers))) {
       const bad = numbers.find((v) => !Number.isFinite(v));
-      if (bad !== undefined) fail(`${name} must be finite numbers; found ${pyFloatRepr(bad)} in ${shown}`);
+      if (bad !== undefined)
+        fail(format(_("{name} must be finite numbers; found {bad!r} in {original}"), { name, bad, original: shown }));
       const negative = numbers.find((v) => v < 0);
       fail(
-        `${name} must not contain negative grades in the grades-in-order form; found ${pyG(negative)} ` +
-          `in ${shown}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is accepted in the ` +
-          "ranking + relevant={id: grade} form, where it counts as non-relevant.)"
+        format(
+          _(
+            "{name} must not contain negative grades in the grades-in-order form; found {bad:g} " +
+              "in {x}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is accepted in the " +
+              "ranking + relevant={{id: grade}} form, where it counts as non-relevant.)"
+          ),
+          { name, bad: negative, x: shown }
+        )
       );
     }
     return numbers;
@@ -411,8 +460,13 @@
     items.forEach((item, i) => {
       if (seen.has(item))
         fail(
-          `ranking contains the id ${pyShow(pyStrRepr(item))} twice (ranks ${seen.get(item)} and ${i + 1}); ` +
-            "each item may appear once"
+          format(
+            _(
+              "{name} contains the id {item} twice (ranks {first} and {position}); each item may " +
+                "appear once"
+            ),
+            { name: "ranking", item: pyShow(pyStrRepr(item)), first: seen.get(item), position: i + 1 }
+          )
         );
       seen.set(item, i + 1);
     });
@@ -422,7 +476,8 @@
     const judged = new Map();
     for (const [item, value] of relevant.grades) {
       const number = numberOf(value);
-      if (!Number.isFinite(number)) fail(`relevant[${pyStrRepr(item)}] must be finite; got ${pyFloatRepr(number)}`);
+      if (!Number.isFinite(number))
+        fail(format(_("{where} must be finite; got {grade!r}"), { where: `relevant[${pyStrRepr(item)}]`, grade: number }));
       judged.set(item, number);
     }
     return judged;
@@ -434,8 +489,13 @@
     if (relevant) {
       if (ideal && typeof ideal !== "string")
         fail(
-          "ideal cannot be combined with relevant=...: with item ids the ideal ranking comes from every " +
-            `judged item in relevant; got ideal=${pyShow(listRepr(ideal))} (ideal='listed' uses only the listed items)`
+          format(
+            _(
+              "{name} cannot be combined with relevant=...: with item ids the {name_2} comes from " +
+                "every judged item in relevant; got {name}={value}"
+            ),
+            { name: "ideal", name_2: _("ideal ranking"), value: pyShow(listRepr(ideal)) }
+          ) + _(" (ideal='listed' uses only the listed items)")
         );
       checkRanking(x);
       const judged = checkRelevant(relevant);
@@ -450,8 +510,11 @@
     }
     if (source === "judged")
       fail(
-        "ideal='judged' needs the judgements: pass the item ids with relevant={id: grade}, or the grades of " +
-          "every judged item as ideal=[...]; with grades alone only ideal='listed' is possible"
+        _(
+          "ideal='judged' needs the judgements: pass the item ids with relevant={id: grade}, or " +
+            "the grades of every judged item as ideal=[...]; with grades alone only " +
+            "ideal='listed' is possible"
+        )
       );
     const grades = checkGrades(x, "x");
     let best = grades;
@@ -462,8 +525,13 @@
       const padded = top.concat(new Array(Math.max(0, need.length - top.length)).fill(0));
       if (need.some((g, i) => g > padded[i]))
         fail(
-          "ideal must contain the grades of every judged item, including those in the ranking; the ranking " +
-            `has grades ${listRepr(need)} but ideal is ${listRepr(judged)}`
+          format(
+            _(
+              "{name} must contain the grades of every judged item, including those in the ranking; " +
+                "the ranking has grades {need} but {name} is {judged}"
+            ),
+            { name: "ideal", need: listRepr(need), judged: listRepr(judged) }
+          )
         );
       best = judged;
     }
@@ -498,11 +566,21 @@
           if (hand === undefined || hand === null || col.places === null || exact === undefined || exact === null)
             continue;
           if (decCmp(roundHalfUp(hand, col.places), roundHalfUp(exact, col.places)) !== 0) {
-            const where = row.rank !== undefined ? `${row.rank}위의 ` : "";
-            return (
-              `처음 갈라지는 곳: [${section.title}] ${where}${col.header} — 손 계산 ` +
-              `${handText(hand, col.places)}, 정확한 값 ${exactText(exact)} ` +
-              `(소수 ${col.places}자리로 반올림하면 ${handText(exact, col.places)})`
+            const where =
+              row.rank !== undefined ? format(_("{column} at rank {rank}"), { column: col.header, rank: row.rank }) : col.header;
+            return format(
+              _(
+                "first parting: [{table}] {cell} — by hand {hand}, exact {exact} " +
+                  "(rounded to {places} decimals: {rounded})"
+              ),
+              {
+                table: section.title,
+                cell: where,
+                hand: handText(hand, col.places),
+                exact: exactText(exact),
+                places: col.places,
+                rounded: handText(exact, col.places),
+              }
             );
           }
         }
@@ -515,19 +593,36 @@
     let difference = null;
     if (hand !== null && hand !== undefined) {
       rounded = decToFloat(roundHalfUp(hand, decimals));
-      let how = `소수 ${decimals}자리`;
+      let how = format(_("{places} decimals"), { places: decimals });
       if (discountDecimals !== null && discountDecimals !== undefined && discountDecimals !== decimals)
-        how += `, 할인표 소수 ${discountDecimals}자리`;
+        how = format(_("{places} decimals, discount table {discount_places} decimals"), {
+          places: decimals,
+          discount_places: discountDecimals,
+        });
       summary.push(
-        `손 계산 (${how}): ${label} = ${handText(hand, decimals)}  ·  정확한 값: ${exactText(value)} ` +
-          `(소수 ${decimals}자리로 반올림하면 ${handText(value, decimals)})`
+        format(
+          _("by hand ({how}): {label} = {hand}  ·  exact: {exact} (rounded to {places} decimals: {rounded})"),
+          {
+            how,
+            label,
+            hand: handText(hand, decimals),
+            exact: exactText(value),
+            places: decimals,
+            rounded: handText(value, decimals),
+          }
+        )
       );
       difference = firstDifference(sections);
       if (difference === null && decCmp(roundHalfUp(hand, decimals), roundHalfUp(value, decimals)) !== 0)
-        difference = "처음 갈라지는 곳: 마지막 반올림 — 단계마다 반올림한 오차가 쌓였습니다";
-      summary.push(difference || `손 계산이 모든 단계에서 정확한 값(소수 ${decimals}자리 반올림)과 같습니다`);
+        difference = _("first parting: the last rounding — the rounding of every step added up");
+      summary.push(
+        difference ||
+          format(_("the hand calculation equals the exact value (rounded to {places} decimals) at every step"), {
+            places: decimals,
+          })
+      );
     }
-    const card = "규칙 │ " + CARD_FIELDS.map(([key, word]) => `${word}: ${conventions[key]}`).join(" │ ");
+    const card = _("rules") + " │ " + CARD_FIELDS.map(([key, word]) => `${_(word)}: ${conventions[key]}`).join(" │ ");
     const e = Object.assign(
       {
         metric,
@@ -555,7 +650,8 @@
         cells: s.rows.map((row) => s.columns.map((c) => cell(row, c))),
         lines: s.lines,
       }));
-    e.legend = decimals === null || decimals === undefined ? null : LEGEND;
+    e.title = format(_("{label} step table"), { label });
+    e.legend = decimals === null || decimals === undefined ? null : _(LEGEND);
     return e;
   }
 
@@ -563,9 +659,16 @@
 
   function overflow(gain) {
     fail(
-      "x: the step table would hold numbers beyond the float range (about 1.8e308): a gain or running sum " +
-        `of gain ÷ discount under gain=${pyStrRepr(gain)}. The metric itself computes with scaled values; ` +
-        "call it directly for the result."
+      format(
+        _(
+          "{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. " +
+            "The metric itself computes with scaled values; call it directly for the result."
+        ),
+        {
+          name: "x",
+          steps: format(_("a gain or running sum of gain ÷ discount under gain={gain}"), { gain: pyStrRepr(gain) }),
+        }
+      )
     );
   }
 
@@ -601,15 +704,15 @@
   }
 
   function dcgColumns(hasItems, gain, decimals, discountDecimals) {
-    const header = { linear: "이득(=등급)", exponential: "이득 2^등급−1", binary: "이득(관련=1)" }[gain];
-    const cols = [column("rank", "순위")];
-    if (hasItems) cols.push(column("item", "항목", null, "left"));
+    const header = { linear: _("gain (=grade)"), exponential: _("gain 2^grade−1"), binary: _("gain (relevant=1)") }[gain];
+    const cols = [column("rank", _("rank"))];
+    if (hasItems) cols.push(column("item", _("item"), null, "left"));
     cols.push(
-      column("grade", "등급"),
+      column("grade", _("grade")),
       column("gain", header, decimals),
-      column("discount", "할인 log2(순위+1)", discountDecimals),
-      column("term", "이득÷할인", decimals),
-      column("running_sum", "누적 합", decimals)
+      column("discount", _("discount log2(rank+1)"), discountDecimals),
+      column("term", _("gain÷discount"), decimals),
+      column("running_sum", _("running sum"), decimals)
     );
     return cols;
   }
@@ -622,12 +725,13 @@
       `${pad} = ` + rows.map((r) => exactText(r.term)).join(" + ") + ` = ${exactText(total)}`,
     ];
     if (hand !== null) {
+      const fractions = rows
+        .map((r) => `${handText(r.gain_rounded, decimals)}/${handText(r.discount_rounded, discountDecimals)}`)
+        .join(" + ");
+      const first = format(_("by hand: {steps}"), { steps: `${name} = ${fractions}` });
       lines.push(
-        `손 계산: ${name} = ` +
-          rows
-            .map((r) => `${handText(r.gain_rounded, decimals)}/${handText(r.discount_rounded, discountDecimals)}`)
-            .join(" + "),
-        `${" ".repeat(name.length + 5)} = ` +
+        first,
+        `${" ".repeat(first.indexOf(" = ") - 1)} = ` +
           rows.map((r) => handText(r.term_rounded, decimals)).join(" + ") +
           ` = ${handText(hand, decimals)}`
       );
@@ -675,17 +779,17 @@
     const dcgName = `DCG${suffix}`;
     const sections = [
       {
-        title: "내 순위",
+        title: _("my ranking"),
         columns: dcgColumns(items !== null, gain, decimals, discountDecimals),
         rows: mine.rows,
         lines: dcgLines(dcgName, mine.rows, mine.total, mine.hand, decimals, discountDecimals),
       },
     ];
     const conventions = {
-      gain: GAIN_WORDS[gain],
-      discount: "log2(순위 + 1)",
-      ideal: NONE,
-      denominator: `${NONE} (정규화하지 않음)`,
+      gain: _(GAIN_WORDS[gain]),
+      discount: _("log2(rank + 1)"),
+      ideal: _(NONE),
+      denominator: _("none (not normalised)"),
       cutoff: cutoffWords(k, n),
     };
     if (metric === "dcg") {
@@ -715,7 +819,7 @@
     const best = dcgTable(ideal.slice(0, shown), idealNames, gain, decimals, discountDecimals);
     const idcgName = `IDCG${suffix}`;
     sections.push({
-      title: "이상적 순서",
+      title: _("ideal ordering"),
       columns: dcgColumns(items !== null, gain, decimals, discountDecimals),
       rows: best.rows,
       lines: dcgLines(idcgName, best.rows, best.total, best.hand, decimals, discountDecimals),
@@ -731,27 +835,25 @@
     const ratio = [
       best.total > 0
         ? `${label} = ${dcgName} ÷ ${idcgName} = ${exactText(mine.total)} ÷ ${exactText(best.total)} = ${exactText(value)}`
-        : `${label} = 0 (${idcgName}가 0이면 0으로 둡니다)`,
+        : format(_("{label} = 0 (taken as 0 when {idcg} is 0)"), { label, idcg: idcgName }),
     ];
     let hand = null;
     if (decimals !== null) {
       if (decCmp(best.hand, dec(0n, 0)) > 0) {
         hand = roundHalfUp(decDiv(mine.hand, best.hand), decimals);
-        ratio.push(
-          `손 계산: ${label} = ${handText(mine.hand, decimals)} ÷ ${handText(best.hand, decimals)}` +
-            ` = ${handText(hand, decimals)}`
-        );
+        const steps = `${label} = ${handText(mine.hand, decimals)} ÷ ${handText(best.hand, decimals)} = ${handText(hand, decimals)}`;
+        ratio.push(format(_("by hand: {steps}"), { steps }));
       } else {
         hand = dec(0n, 0);
-        ratio.push(`손 계산: ${label} = 0 (${idcgName}가 0)`);
+        ratio.push(format(_("by hand: {label} = 0 ({idcg} is 0)"), { label, idcg: idcgName }));
       }
     }
-    sections.push({ title: "비율", columns: [], rows: [], lines: ratio });
-    if (source === "listed") conventions.ideal = "목록 안의 등급 (ideal='listed')";
-    else if (kw.relevant) conventions.ideal = "판정된 모든 항목의 등급 (relevant)";
-    else if (source && typeof source !== "string") conventions.ideal = "ideal로 준 등급 전체";
-    else conventions.ideal = "목록 안의 등급 (ideal 미지정)";
-    conventions.denominator = `이상적 순서의 DCG (${idcgName})`;
+    sections.push({ title: _("ratio"), columns: [], rows: [], lines: ratio });
+    if (source === "listed") conventions.ideal = _("the grades in the list (ideal='listed')");
+    else if (kw.relevant) conventions.ideal = _("the grades of every judged item (relevant)");
+    else if (source && typeof source !== "string") conventions.ideal = _("every grade given as ideal");
+    else conventions.ideal = _("the grades in the list (no ideal given)");
+    conventions.denominator = format(_("the DCG of the ideal ordering ({idcg})"), { idcg: idcgName });
     return finish(metric, label, value, hand, mine.rows, conventions, sections, decimals, discountDecimals, {
       idealRows: best.rows,
     });
@@ -781,118 +883,185 @@
         row.precision_rounded = decToFloat(roundHalfUp(decDiv(dec(count, 0), dec(i + 1, 0)), decimals));
       rows.push(row);
     });
-    const columns = [column("rank", "순위")];
-    if (items) columns.push(column("item", "항목", null, "left"));
+    const columns = [column("rank", _("rank"))];
+    if (items) columns.push(column("item", _("item"), null, "left"));
     columns.push(
-      column("grade", "등급"),
-      column("mark", "정답", null, "left"),
-      column("hits", "누적 정답 수"),
-      column("precision", "정답 위치의 정밀도", decimals)
+      column("grade", _("grade")),
+      column("mark", _("relevant"), null, "left"),
+      column("hits", _("hits so far")),
+      column("precision", _("precision at a relevant rank"), decimals)
     );
     const registered = METRICS[metric];
     const at = registered.cutoff === "required" ? `@${depth}` : k !== null ? `@${k}` : "";
-    const label = registered.symbol + at;
-    const found = count;
-    const R = q.nRelevant;
-    const Rtext = exactText(R);
-    const source = kw.relevant ? "판정된 모든 관련 항목 (relevant)" : "목록 안의 관련 등급 수";
-    const lines = [];
-    const conventions = {
-      gain: RELEVANT_WORDS,
-      discount: NONE,
-      ideal: NONE,
-      denominator: "",
-      cutoff: cutoffWords(k, n),
+    const h = {
+      label: registered.symbol + at,
+      at,
+      found: count,
+      depth,
+      R: q.nRelevant,
+      Rtext: exactText(q.nRelevant),
+      hitRanks,
+      rows,
+      decimals,
+      source: kw.relevant ? _("every judged relevant item (relevant)") : _("the relevant grades in the list"),
+      lines: [],
+      conventions: {
+        gain: _(RELEVANT_WORDS),
+        discount: _(NONE),
+        ideal: _(NONE),
+        denominator: "",
+        cutoff: cutoffWords(k, n),
+      },
+      ratio: (numerator, denominator) =>
+        denominator <= 0 ? dec(0n, 0) : roundHalfUp(decDiv(dec(numerator, 0), dec(denominator, 0)), decimals),
+      handLine(hand) {
+        if (hand !== null) this.lines.push(format(_("by hand: {label} = {value}"), { label: this.label, value: handText(hand, decimals) }));
+      },
+      allRelevant() {
+        return format(_("all relevant R = {R}: {source}"), { R: this.Rtext, source: this.source });
+      },
     };
-    const ratio = (numerator, denominator) =>
-      denominator <= 0 ? dec(0n, 0) : roundHalfUp(decDiv(dec(numerator, 0), dec(denominator, 0)), decimals);
-    const d = decimals;
-    let value;
-    let hand = null;
-    let handLine = true;
-    if (metric === "precision") {
-      value = found / depth;
-      lines.push(`${label} = 정답 수 ÷ k = ${found} ÷ ${depth} = ${exactText(value)}`);
-      conventions.denominator = `k = ${depth} (목록이 k보다 짧아도 k)`;
-      if (d !== null) hand = ratio(found, depth);
-    } else if (metric === "recall") {
-      value = R > 0 ? found / R : 0;
-      lines.push(`${label} = 정답 수 ÷ 전체 관련 수 = ${found} ÷ ${Rtext} = ${exactText(value)}`);
-      conventions.denominator = `전체 관련 수 R = ${Rtext}: ${source}`;
-      if (d !== null) hand = ratio(found, R);
-    } else if (metric === "f1") {
-      handLine = false;
-      const p = found / depth;
-      const r = R > 0 ? found / R : 0;
-      value = p + r > 0 ? (2 * p * r) / (p + r) : 0;
+    const [value, hand] = FORMULAS[metric](h);
+    const sections = [{ title: _("relevant items by rank"), columns, rows, lines: h.lines }];
+    return finish(metric, h.label, value, hand, rows, h.conventions, sections, decimals, null);
+  }
+
+  /**
+   * The last step of each hit-based table (rankmetrics/teaching/hit_formulas.py), keyed by
+   * metric: each reads the O/X table from h, writes its formula lines and card entries into
+   * it, and returns [exact value, hand-rounded value or null].
+   */
+  const FORMULAS = {
+    precision(h) {
+      const value = h.found / h.depth;
+      h.lines.push(
+        format(_("{label} = hits ÷ k = {found} ÷ {depth} = {value}"), {
+          label: h.label,
+          found: h.found,
+          depth: h.depth,
+          value: exactText(value),
+        })
+      );
+      h.conventions.denominator = format(_("k = {k} (k even when the list is shorter)"), { k: h.depth });
+      const hand = h.decimals !== null ? h.ratio(h.found, h.depth) : null;
+      h.handLine(hand);
+      return [value, hand];
+    },
+    recall(h) {
+      const value = h.R > 0 ? h.found / h.R : 0;
+      h.lines.push(
+        format(_("{label} = hits ÷ all relevant = {found} ÷ {R} = {value}"), {
+          label: h.label,
+          found: h.found,
+          R: h.Rtext,
+          value: exactText(value),
+        })
+      );
+      h.conventions.denominator = h.allRelevant();
+      const hand = h.decimals !== null ? h.ratio(h.found, h.R) : null;
+      h.handLine(hand);
+      return [value, hand];
+    },
+    f1(h) {
+      const p = h.found / h.depth;
+      const r = h.R > 0 ? h.found / h.R : 0;
+      const value = p + r > 0 ? (2 * p * r) / (p + r) : 0;
       const P = exactText(p);
       const Rc = exactText(r);
-      lines.push(
-        `P${at} = ${found} ÷ ${depth} = ${P},  R${at} = ${found} ÷ ${Rtext} = ${Rc}`,
-        `${label} = 2 × P × R ÷ (P + R) = 2 × ${P} × ${Rc} ÷ (${P} + ${Rc}) = ${exactText(value)}`
+      h.lines.push(
+        `P${h.at} = ${h.found} ÷ ${h.depth} = ${P},  R${h.at} = ${h.found} ÷ ${h.Rtext} = ${Rc}`,
+        `${h.label} = 2 × P × R ÷ (P + R) = 2 × ${P} × ${Rc} ÷ (${P} + ${Rc}) = ${exactText(value)}`
       );
-      conventions.denominator = `P는 k = ${depth}, R은 전체 관련 수 R = ${Rtext}: ${source}`;
-      if (d !== null) {
-        const hp = ratio(found, depth);
-        const hr = ratio(found, R);
-        const sum = decAdd(hp, hr);
-        hand = decCmp(sum, dec(0n, 0)) > 0 ? roundHalfUp(decDiv(decMul(decMul(dec(2n, 0), hp), hr), sum), d) : dec(0n, 0);
-        lines.push(
-          `손 계산: P = ${handText(hp, d)}, R = ${handText(hr, d)}, ${label} = 2 × ${handText(hp, d)} × ` +
-            `${handText(hr, d)} ÷ (${handText(hp, d)} + ${handText(hr, d)}) = ${handText(hand, d)}`
-        );
-      }
-    } else if (metric === "hit_rate") {
-      handLine = false;
-      value = found > 0 ? 1 : 0;
-      const said = found ? `1 (상위 k 안에 정답 ${found}개)` : "0 (상위 k 안에 정답 없음)";
-      lines.push(`${label} = ${said}`);
-      conventions.denominator = `${NONE} (0 또는 1)`;
-      if (d !== null) hand = dec(value, 0);
-    } else if (metric === "reciprocal_rank") {
-      const first = hitRanks.length ? hitRanks[0] : null;
-      value = first ? 1 / first : 0;
-      lines.push(first ? `${label} = 1 ÷ ${first} = ${exactText(value)}` : `${label} = 0 (정답이 없음)`);
-      conventions.denominator = "첫 정답의 순위";
-      if (d !== null) hand = ratio(1, first || 0);
-    } else if (metric === "mean_rank") {
-      if (hitRanks.length) {
-        const total = hitRanks.reduce((a, b) => a + b, 0);
-        value = total / hitRanks.length;
-        lines.push(`${label} = (${hitRanks.join(" + ")}) ÷ ${hitRanks.length} = ${exactText(value)}`);
-        if (d !== null) hand = roundHalfUp(decDiv(dec(total, 0), dec(hitRanks.length, 0)), d);
+      h.conventions.denominator = format(_("P: k = {k}; R: all relevant R = {R}: {source}"), {
+        k: h.depth,
+        R: h.Rtext,
+        source: h.source,
+      });
+      if (h.decimals === null) return [value, null];
+      const d = h.decimals;
+      const hp = h.ratio(h.found, h.depth);
+      const hr = h.ratio(h.found, h.R);
+      const sum = decAdd(hp, hr);
+      const hand =
+        decCmp(sum, dec(0n, 0)) > 0 ? roundHalfUp(decDiv(decMul(decMul(dec(2n, 0), hp), hr), sum), d) : dec(0n, 0);
+      h.lines.push(
+        format(_("by hand: P = {P}, R = {R}, {label} = 2 × {P} × {R} ÷ ({P} + {R}) = {value}"), {
+          P: handText(hp, d),
+          R: handText(hr, d),
+          label: h.label,
+          value: handText(hand, d),
+        })
+      );
+      return [value, hand];
+    },
+    hit_rate(h) {
+      const value = h.found > 0 ? 1 : 0;
+      const said = h.found
+        ? format(_("1 ({found} relevant in the top k)"), { found: h.found })
+        : _("0 (none relevant in the top k)");
+      h.lines.push(`${h.label} = ${said}`);
+      h.conventions.denominator = _("none (0 or 1)");
+      return [value, h.decimals !== null ? dec(value, 0) : null];
+    },
+    reciprocal_rank(h) {
+      const first = h.hitRanks.length ? h.hitRanks[0] : null;
+      const value = first ? 1 / first : 0;
+      h.lines.push(
+        first
+          ? `${h.label} = 1 ÷ ${first} = ${exactText(value)}`
+          : format(_("{label} = 0 (nothing relevant)"), { label: h.label })
+      );
+      h.conventions.denominator = _("the rank of the first relevant item");
+      const hand = h.decimals !== null ? h.ratio(1, first || 0) : null;
+      h.handLine(hand);
+      return [value, hand];
+    },
+    mean_rank(h) {
+      let value;
+      let hand = null;
+      if (h.hitRanks.length) {
+        const total = h.hitRanks.reduce((a, b) => a + b, 0);
+        value = total / h.hitRanks.length;
+        h.lines.push(`${h.label} = (${h.hitRanks.join(" + ")}) ÷ ${h.hitRanks.length} = ${exactText(value)}`);
+        if (h.decimals !== null) hand = roundHalfUp(decDiv(dec(total, 0), dec(h.hitRanks.length, 0)), h.decimals);
       } else {
         value = NaN;
-        lines.push(`${label} = nan (정답이 없으면 평균 순위를 정할 수 없음)`);
+        h.lines.push(format(_("{label} = nan (without a relevant item there is no mean rank)"), { label: h.label }));
       }
-      conventions.denominator = "목록에 든 정답 수 (목록 밖 정답은 순위가 없어 빠짐)";
-    } else if (metric === "average_precision") {
-      handLine = false;
-      const precisions = rows.filter((r) => r.hit).map((r) => r.precision);
+      h.conventions.denominator = _(
+        "relevant items in the list (relevant items outside it have no rank and are left out)"
+      );
+      h.handLine(hand);
+      return [value, hand];
+    },
+    average_precision(h) {
+      const d = h.decimals;
+      const precisions = h.rows.filter((r) => r.hit).map((r) => r.precision);
       const stepTotal = precisions.reduce((a, b) => a + b, 0);
-      const divisor = R;
+      const divisor = h.R;
       // The metric's own value: every rank's precision (0 where no hit), added rank by rank
       // (trec_eval's order, as the package's average_precision sums).
-      const total = rows.reduce((sum, r) => sum + (r.hit ? r.hits / r.rank : 0), 0);
-      value = divisor > 0 ? total / divisor : 0;
+      const total = h.rows.reduce((sum, r) => sum + (r.hit ? r.hits / r.rank : 0), 0);
+      const value = divisor > 0 ? total / divisor : 0;
       const D = exactText(divisor);
       const terms = precisions.map(exactText).join(" + ") || "0";
       const stepValue = divisor > 0 ? stepTotal / divisor : 0;
-      lines.push(`${label} = (${terms}) ÷ ${D} = ${exactText(stepTotal)} ÷ ${D} = ${exactText(stepValue)}`);
-      conventions.denominator = `전체 관련 수 R = ${Rtext}: ${source}`;
-      if (d !== null) {
-        const handTerms = rows.filter((r) => r.hit).map((r) => decFromFloat(r.precision_rounded));
-        const handTotal = handTerms.reduce(decAdd, dec(0n, 0));
-        hand = divisor > 0 ? roundHalfUp(decDiv(handTotal, dec(divisor, 0)), d) : dec(0n, 0);
-        const joined = handTerms.map((t) => handText(t, d)).join(" + ") || "0";
-        lines.push(
-          `손 계산: ${label} = (${joined}) ÷ ${D} = ${handText(handTotal, d)} ÷ ${D} = ${handText(hand, d)}`
-        );
-      }
-    }
-    if (hand !== null && handLine) lines.push(`손 계산: ${label} = ${handText(hand, d)}`);
-    const sections = [{ title: "순위별 정답", columns, rows, lines }];
-    return finish(metric, label, value, hand, rows, conventions, sections, decimals, null);
+      h.lines.push(`${h.label} = (${terms}) ÷ ${D} = ${exactText(stepTotal)} ÷ ${D} = ${exactText(stepValue)}`);
+      h.conventions.denominator = h.allRelevant();
+      if (d === null) return [value, null];
+      const handTerms = h.rows.filter((r) => r.hit).map((r) => decFromFloat(r.precision_rounded));
+      const handTotal = handTerms.reduce(decAdd, dec(0n, 0));
+      const hand = divisor > 0 ? roundHalfUp(decDiv(handTotal, dec(divisor, 0)), d) : dec(0n, 0);
+      const joined = handTerms.map((t) => handText(t, d)).join(" + ") || "0";
+      const steps = `${h.label} = (${joined}) ÷ ${D} = ${handText(handTotal, d)} ÷ ${D} = ${handText(hand, d)}`;
+      h.lines.push(format(_("by hand: {steps}"), { steps }));
+      return [value, hand];
+    },
+  };
+
+  /** The metrics this file can compute: the DCG family's two and every formula above. */
+  function implemented() {
+    return ["ndcg", "dcg", ...Object.keys(FORMULAS)];
   }
 
   /**
@@ -905,7 +1074,14 @@
    */
   function explain(metric, x, k, options) {
     const o = options || {};
-    if (!METRICS[metric]) fail(`metric must be one of ${Object.keys(METRICS).map(pyStrRepr).join(", ")}; got ${pyShow(pyStrRepr(String(metric)))}`);
+    if (!METRICS[metric])
+      fail(
+        format(_("{name} must be one of {choices}; got {value}"), {
+          name: "metric",
+          choices: Object.keys(METRICS).map(pyStrRepr).join(", "),
+          value: pyShow(pyStrRepr(String(metric))),
+        })
+      );
     k = checkK(k === undefined ? null : k);
     const decimals = o.decimals === undefined || o.decimals === null ? null : checkDecimals(o.decimals, "decimals");
     let discountDecimals =
@@ -914,8 +1090,13 @@
         : checkDecimals(o.discountDecimals, "discount_decimals");
     if (discountDecimals !== null && decimals === null)
       fail(
-        "discount_decimals only applies with decimals (student rounding); got " +
-          `discount_decimals=${discountDecimals} and decimals=None`
+        format(
+          _(
+            "discount_decimals only applies with decimals (student rounding); got " +
+              "discount_decimals={discount_decimals} and decimals=None"
+          ),
+          { discount_decimals: discountDecimals }
+        )
       );
     if (decimals !== null && discountDecimals === null) discountDecimals = decimals;
     const q = prepare(x, o.relevant || null, o.ideal);
@@ -924,7 +1105,13 @@
     if (METRICS[metric].family === "dcg") {
       const gain = o.gain === undefined ? "linear" : o.gain;
       if (!GAINS.includes(gain))
-        fail(`gain must be one of ${GAINS.map(pyStrRepr).join(", ")}; got ${pyShow(pyStrRepr(String(gain)))}`);
+        fail(
+          format(_("{name} must be one of {choices}; got {value}"), {
+            name: "gain",
+            choices: GAINS.map(pyStrRepr).join(", "),
+            value: pyShow(pyStrRepr(String(gain))),
+          })
+        );
       return explainDcg(metric, x, q, items, k, gain, decimals, discountDecimals, kw);
     }
     return explainHits(metric, q, items, k, decimals, kw);
@@ -959,14 +1146,25 @@
       }
       const value = cliNumber(word);
       if (typeof value === "string")
-        fail(`${name} must contain only numbers (or O/X); found ${pyStrRepr(word)} in ${pyStrRepr(words.join(" "))}`);
+        fail(
+          format(_("{name} must contain only numbers (or O/X); found {token!r} in {tokens!r}"), {
+            name,
+            token: word,
+            tokens: words.join(" "),
+          })
+        );
       out.push(value);
     }
     const marks = words.filter((w) => ["O", "X"].includes(w.toUpperCase())).length;
     if (marks > 0 && marks < words.length)
       fail(
-        `${option}: O/X와 숫자를 섞어 쓸 수 없습니다: ${pyStrRepr(words.join(" "))} ` +
-          "(모두 숫자로 3 0 2, 또는 모두 O/X로 O X O처럼 적으세요)"
+        format(
+          _(
+            "{option}: O/X and numbers cannot be mixed: {tokens!r} " +
+              "(write all numbers, as in 3 0 2, or all O/X, as in O X O)"
+          ),
+          { option: option || _("grade"), tokens: words.join(" ") }
+        )
       );
     return out;
   }
@@ -982,15 +1180,25 @@
       if (at >= 0) {
         if (ranking.includes(word))
           fail(
-            `--relevant ${pyStrRepr(word)}: --ranking에 같은 이름의 항목이 있어 이름:등급으로 읽을지 ` +
-              `알 수 없습니다; 등급까지 적으세요 (예: ${word}:1)`
+            format(
+              _(
+                "{option} {token!r}: --ranking has an item of that name, so it is unclear whether " +
+                  "to read it as name:grade; write the grade too (e.g. {token}:1)"
+              ),
+              { option: "--relevant", token: word }
+            )
           );
         key = word.slice(0, at);
         value = cliNumber(word.slice(at + 1));
         if (!key || typeof value === "string")
           fail(
-            `--relevant의 이름:등급에서 등급은 수여야 합니다: ${pyStrRepr(word)} ` +
-              "(예: B:3; 등급을 빼면 1, 이름에 ':'가 있으면 doc:7:1처럼 등급까지)"
+            format(
+              _(
+                "in {option}'s name:grade the grade must be a number: {token!r} " +
+                  "(e.g. B:3; without a grade, 1; a name with ':' takes its grade too, as in doc:7:1)"
+              ),
+              { option: "--relevant", token: word }
+            )
           );
         anyGrade = true;
       } else {
@@ -998,7 +1206,13 @@
         value = 1;
       }
       if (grades.has(key))
-        fail(`--relevant에 같은 항목이 두 번 있습니다: ${pyStrRepr(key)} (${pyStrRepr(words.join(" "))})`);
+        fail(
+          format(_("{option} has the same item twice: {key!r} ({tokens!r})"), {
+            option: "--relevant",
+            key,
+            tokens: words.join(" "),
+          })
+        );
       grades.set(key, numberOf(value));
     }
     return { grades, mapping: anyGrade };
@@ -1008,7 +1222,7 @@
     const t = String(text === undefined || text === null ? "" : text).trim();
     if (t === "") return null;
     const value = cliNumber(t);
-    if (typeof value === "string") fail(`${option}에는 수를 주세요: ${pyStrRepr(t)}`);
+    if (typeof value === "string") fail(format(_("{option} takes a number: {text!r}"), { option, text: t }));
     return value;
   }
 
@@ -1016,7 +1230,7 @@
    * fromForm(form): read the checker's fields as `rankmetrics <command> ... --explain` reads its
    * arguments, in the same order, and explain. form = {metric, list, relevant, k, gain,
    * ideal ("judged" | "listed"), idealGrades, decimals, discountDecimals} (all text).
-   * Returns {explanation} or {error} (the message the command line prints after "오류: ").
+   * Returns {explanation} or {error} (the message the command line prints after "error: ").
    */
   function fromForm(form) {
     try {
@@ -1029,16 +1243,18 @@
       let x;
       if (relevantWords.length) {
         if (!listWords.length)
-          fail("--relevant는 --ranking(항목 이름)과 함께 씁니다; 등급 형태에서는 등급이 정답을 말합니다");
+          fail(_("--relevant goes with --ranking (item names); in the grades form the grades say what is relevant"));
         x = listWords;
         options.relevant = cliJudgements(relevantWords, x);
         if (metric === "ndcg" && form.ideal === "listed") options.ideal = "listed";
       } else {
         if (!listWords.length)
           fail(
-            `등급을 순위 순서대로 주세요 (예: rankmetrics ${command} 3 0 3 2 0) 또는 --ranking과 --relevant를 주세요`
+            format(_("give the grades in ranked order (e.g. {example}) or --ranking and --relevant"), {
+              example: `rankmetrics ${command} 3 0 3 2 0`,
+            })
           );
-        x = cliGrades(listWords, "x", "등급");
+        x = cliGrades(listWords, "x", null);
         if (metric === "ndcg" && form.ideal === "judged") {
           const idealWords = tokens(form.idealGrades);
           options.ideal = idealWords.length ? cliGrades(idealWords, "ideal", "--ideal") : "judged";
@@ -1078,7 +1294,8 @@
   /**
    * grade(answerText, exact, hand, decimals) -> {verdict, rounding}
    *
-   * verdict: "빈칸", "정답", "반올림 차이" or "오답", by Worksheet.grade's rules: right when the
+   * verdict: the word for "blank", "right", "rounding slip" or "wrong" in the page's language
+   * (key: that English message id), by Worksheet.grade's rules: right when the
    * answer, rounded half up to `decimals`, equals the hand-rounded key or the exact value so
    * rounded; a rounding slip when it is the exact value rounded to fewer decimals, or lies
    * within three units of the last decimal (not when decimals is 0); otherwise wrong.
@@ -1086,38 +1303,50 @@
    * value rounded to `decimals`, as text (what would have been right). Text that is not a
    * number gives verdict null.
    */
+  const VERDICTS = { blank: N_("blank"), right: N_("right"), slip: N_("rounding slip"), wrong: N_("wrong") };
   function grade(answerText, exact, hand, decimals) {
+    const result = gradeKey(answerText, exact, hand, decimals);
+    return result.key === null
+      ? { verdict: null, key: null, rounding: result.rounding }
+      : { verdict: _(VERDICTS[result.key]), key: result.key, rounding: result.rounding };
+  }
+  function gradeKey(answerText, exact, hand, decimals) {
     const text = String(answerText === undefined || answerText === null ? "" : answerText)
       .trim()
       .replace(/^\+/, "");
     const rounding = handText(exact, decimals);
-    if (text === "") return { verdict: "빈칸", rounding };
+    if (text === "") return { key: "blank", rounding };
     let number = decParse(text);
     if (number === null) {
-      if (/^[+-]?(inf|infinity)$/i.test(text)) return { verdict: "오답", rounding };
-      if (/^nan$/i.test(text)) return { verdict: "빈칸", rounding };
-      return { verdict: null, rounding };
+      if (/^[+-]?(inf|infinity)$/i.test(text)) return { key: "wrong", rounding };
+      if (/^nan$/i.test(text)) return { key: "blank", rounding };
+      return { key: null, rounding };
     }
     const exactDec = decFromFloat(exact);
     const distance = decAdd(number, dec(-exactDec.c, exactDec.e));
     const far = decCmp(distance.c < 0n ? dec(-distance.c, distance.e) : distance, dec(1n, 0)) > 0;
-    if (far) return { verdict: "오답", rounding };
+    if (far) return { key: "wrong", rounding };
     const mine = roundHalfUp(number, decimals);
     const keys = [roundHalfUp(exact, decimals)];
     if (hand !== null && hand !== undefined) keys.push(roundHalfUp(typeof hand === "string" ? decParse(hand) : hand, decimals));
-    if (keys.some((key) => decCmp(mine, key) === 0)) return { verdict: "정답", rounding };
+    if (keys.some((key) => decCmp(mine, key) === 0)) return { key: "right", rounding };
     for (let places = 0; places < decimals; places++)
-      if (decCmp(number, roundHalfUp(exact, places)) === 0) return { verdict: "반올림 차이", rounding };
+      if (decCmp(number, roundHalfUp(exact, places)) === 0) return { key: "slip", rounding };
     if (decimals > 0) {
       const size = distance.c < 0n ? dec(-distance.c, distance.e) : distance;
-      if (decCmp(size, dec(3n, -decimals)) <= 0) return { verdict: "반올림 차이", rounding };
+      if (decCmp(size, dec(3n, -decimals)) <= 0) return { key: "slip", rounding };
     }
-    return { verdict: "오답", rounding };
+    return { key: "wrong", rounding };
   }
 
   root.RankExplain = {
     METRICS,
     GAINS,
+    DATA,
+    _,
+    N_,
+    format,
+    implemented,
     InputError,
     explain,
     fromForm,

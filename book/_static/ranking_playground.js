@@ -2,21 +2,26 @@
  *
  * Enhances <div class="rm-playground" data-config='{"grades": [...], "k": 5, "graded": false}'>
  * (the {ranking-playground} directive of book/_ext/try_in_page.py). A click on a card
- * toggles 관련/무관 (or cycles the grades 0-3); the ▲/▼ buttons, the arrow keys on a
+ * toggles relevant / not relevant (or cycles the grades 0-3); the ▲/▼ buttons, the arrow keys on a
  * focused card, or dragging the handle move it. P@k, R@k, RR, AP@k and nDCG@k, and a bar
  * for each rank's share of nDCG@k, are computed with RankExplain (rankexplain.js, the
  * tested port of rankmetrics). Without scripts the page shows the list and its values.
+ * Its words are message ids of the package's catalogue (in _() calls; rankexplain_data.js);
+ * a metric's Korean name is its registration's (the glossary's).
  */
 (function () {
   "use strict";
   const R = window.RankExplain;
+  const _ = R._;
+  const format = R.format;
+  // The values under the cards, and whether each is followed by its name (nDCG's is long).
   const METRICS = [
-    ["precision", "P", "정밀도"],
-    ["recall", "R", "재현율"],
-    ["reciprocal_rank", "RR", "역순위"],
-    ["average_precision", "AP", "평균 정밀도"],
-    ["ndcg", "nDCG", ""],
-  ];
+    ["precision", true],
+    ["recall", true],
+    ["reciprocal_rank", true],
+    ["average_precision", true],
+    ["ndcg", false],
+  ].map(([metric, named]) => [metric, named ? R.DATA.metrics[metric].korean : ""]);
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -40,20 +45,26 @@
       class: "rm-hint",
       id: `${root.id}-help`,
       text:
-        (config.graded ? "카드를 누르면 등급이 0→1→2→3→0으로 바뀝니다. " : "카드를 누르면 관련과 무관이 바뀝니다. ") +
-        "▲/▼ 버튼, 카드에서 ↑/↓ 키, 또는 ⠿ 손잡이를 끌어 순위를 옮깁니다. 점선 아래는 상위 k개 밖입니다.",
+        (config.graded
+          ? _("Click a card to cycle its grade 0→1→2→3→0.")
+          : _("Click a card to switch it between relevant and not relevant.")) +
+        " " +
+        _(
+          "Move a card with the ▲/▼ buttons, the ↑/↓ keys on the card, or by dragging the ⠿ handle. " +
+            "Below the dotted line is outside the top k."
+        ),
     });
     const list = el("ol", { class: "rm-cards", "aria-describedby": help.id });
     const values = el("ul", { class: "rm-values" });
     const status = el("p", { class: "rm-status", role: "status", "aria-live": "polite" });
-    const reset = el("button", { type: "button", text: "처음 상태로" });
+    const reset = el("button", { type: "button", text: _("Start again") });
 
     function grades() {
       return cards.map((c) => c.grade);
     }
     function word(grade) {
-      if (!config.graded) return grade > 0 ? "관련" : "무관";
-      return grade > 0 ? `등급 ${grade}` : "무관 (0)";
+      if (!config.graded) return grade > 0 ? _("is relevant") : _("not relevant");
+      return grade > 0 ? format(_("grade {grade}"), { grade }) : _("not relevant (0)");
     }
 
     function compute() {
@@ -72,8 +83,10 @@
         const inTop = rank <= k;
         const share = inTop && idcg > 0 ? nd.rows[i].term / idcg : 0;
         const label =
-          `${rank}위: 항목 ${card.name}, ${word(card.grade)}` +
-          (inTop ? `, nDCG@${k}에 ${R.exactText(share)} 기여` : `, 상위 ${k}개 밖`);
+          format(_("rank {rank}: item {name}, {state}"), { rank, name: card.name, state: word(card.grade) }) +
+          (inTop
+            ? format(_(", {share} of nDCG@{k}"), { share: R.exactText(share), k })
+            : format(_(", outside the top {k}"), { k }));
         const button = el(
           "button",
           {
@@ -84,7 +97,7 @@
             "aria-label": label,
           },
           [
-            el("span", { text: `항목 ${card.name}` }),
+            el("span", { text: format(_("item {name}"), { name: card.name }) }),
             el("span", { class: "rm-grade", text: word(card.grade) }),
           ]
         );
@@ -92,11 +105,15 @@
           class: "rm-bar",
           style: `width: ${(share * 100).toFixed(1)}%`,
           "aria-hidden": "true",
-          title: `nDCG@${k} 기여 ${R.exactText(share)}`,
+          title: format(_("{share} of nDCG@{k}"), { share: R.exactText(share), k }),
         });
         const handle = el("span", { class: "rm-handle", "aria-hidden": "true", text: "⠿" });
-        const up = el("button", { type: "button", "aria-label": `항목 ${card.name}을 위로`, text: "▲" });
-        const down = el("button", { type: "button", "aria-label": `항목 ${card.name}을 아래로`, text: "▼" });
+        const up = el("button", { type: "button", "aria-label": format(_("move item {name} up"), { name: card.name }), text: "▲" });
+        const down = el("button", {
+          type: "button",
+          "aria-label": format(_("move item {name} down"), { name: card.name }),
+          text: "▼",
+        });
         up.disabled = i === 0;
         down.disabled = i === cards.length - 1;
         up.addEventListener("click", () => move(i, i - 1, "up"));
@@ -121,7 +138,7 @@
         list.append(row);
       });
       values.replaceChildren(
-        ...METRICS.map(([metric, symbol, name]) => {
+        ...METRICS.map(([metric, name]) => {
           const e = results[metric];
           return el("li", { "data-metric": metric }, [
             el("span", { text: `${e.label}${name ? ` (${name})` : ""}` }),
@@ -150,13 +167,16 @@
     }
     function toggle(i) {
       cards[i].grade = cards[i].grade >= top ? 0 : cards[i].grade + 1;
-      say(`${i + 1}위 항목 ${cards[i].name}: ${word(cards[i].grade)}`, render({ kind: "card", at: i }));
+      say(
+        format(_("rank {rank}, item {name}: {state}"), { rank: i + 1, name: cards[i].name, state: word(cards[i].grade) }),
+        render({ kind: "card", at: i })
+      );
     }
     function move(from, to, kind) {
       if (to < 0 || to >= cards.length || from === to) return;
       const [card] = cards.splice(from, 1);
       cards.splice(to, 0, card);
-      say(`항목 ${card.name}을 ${to + 1}위로 옮겼습니다`, render({ kind, at: to }));
+      say(format(_("moved item {name} to rank {rank}"), { name: card.name, rank: to + 1 }), render({ kind, at: to }));
     }
     function drag(event, from) {
       event.preventDefault();
@@ -182,7 +202,7 @@
     }
     reset.addEventListener("click", () => {
       cards = start.map((c) => Object.assign({}, c));
-      say("처음 상태로 돌렸습니다", render());
+      say(_("back to the start"), render());
     });
 
     root.replaceChildren(help, list, values, el("p", { class: "rm-actions" }, [reset]), status);

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _validation as v
 from .._arrays import pad_right, safe_divide
 from ..i18n import N_
-from ..registry import Columns, Metric, Reference, register
+from ..registry import Columns, Exercise, Metric, Reference, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
 from .ties import tie_mean
@@ -261,7 +261,7 @@ register(
         "ndcg",
         ndcg,
         label="nDCG",
-        title="nDCG@k: DCG를 이상적 순서의 DCG로 나눈 값",
+        title=N_("nDCG@k: DCG divided by the DCG of the ideal ordering"),
         reference=Reference(
             korean="정규화 할인 누적 이득",
             formula=r"nDCG@k = \frac{DCG@k}{IDCG@k}, \quad DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
@@ -287,7 +287,15 @@ register(
             "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
             "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_(
+                "DCG{at} = {blank}    IDCG{at} = {blank}    nDCG{at} = DCG ÷ IDCG = {blank} ÷ {blank} = {blank}"
+            ),
+            columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
+            cutoff=True,
+            unlisted=True,
+        ),
+        page=True,
     )
 )
 register(
@@ -295,7 +303,7 @@ register(
         "dcg",
         dcg,
         label="DCG",
-        title="DCG@k: 이득을 log2(순위+1)로 나눠 더한 값",
+        title=N_("DCG@k: the sum of the gains divided by log2(rank+1)"),
         reference=Reference(
             korean="할인 누적 이득",
             formula=r"DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
@@ -307,6 +315,11 @@ register(
         command="dcg",
         keywords=("gain",),
         examples=("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("DCG{at} = the last running sum = {blank}"),
+            columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
+            cutoff=True,
+        ),
+        page=True,
     )
 )

@@ -10,8 +10,9 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide, sequential_sum
-from ..i18n import _
-from ..registry import Columns, Metric, Reference, register
+from ..i18n import N_, _
+from ..registry import Columns, Exercise, Metric, Reference, register
+from ..teaching import hit_formulas
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from .inputs import prepare
@@ -419,7 +420,7 @@ register(
         "reciprocal_rank",
         reciprocal_rank,
         label="RR",
-        title="RR: 첫 정답 순위의 역수 (정답이 없으면 0)",
+        title=N_("RR: the reciprocal of the first relevant rank (0 without a relevant item)"),
         reference=Reference(
             korean="역순위",
             formula=r"RR = \frac{1}{r_u}",
@@ -437,7 +438,11 @@ register(
         explain="hits",
         command="rr",
         examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("rank of the first relevant item {blank} → {label} = 1 ÷ {blank} = {blank}"),
+        ),
+        page=True,
+        steps=hit_formulas.reciprocal_rank,
     )
 )
 register(
@@ -445,7 +450,9 @@ register(
         "mean_rank",
         mean_rank,
         label="MR",
-        title="MR: 목록에 든 정답들의 평균 순위 (낮을수록 좋음, 정답이 없으면 nan)",
+        title=N_(
+            "MR: the mean rank of the relevant items in the list (lower is better; nan without a relevant item)"
+        ),
         reference=Reference(
             korean="평균 순위",
             formula=r"MR = \frac{1}{m} \sum_{j=1}^{m} r_j",
@@ -456,7 +463,13 @@ register(
         explain="hits",
         command="mr",
         examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
-        worksheet=True,
+        worksheet=Exercise(
+            N_(
+                "ranks of the relevant items {blank}{blank} → {label} = sum of ranks {blank} ÷ relevant {blank} = {blank}"
+            ),
+        ),
+        page=True,
+        steps=hit_formulas.mean_rank,
     )
 )
 register(
@@ -464,7 +477,9 @@ register(
         "average_precision",
         average_precision,
         label="AP",
-        title="AP: 정답 위치마다의 정밀도를 더해 전체 정답 수 R로 나눈 값",
+        title=N_(
+            "AP: the precisions at the relevant ranks, summed and divided by the number of relevant items R"
+        ),
         reference=Reference(
             korean="평균 정밀도",
             formula=r"AP = \frac{1}{R} \sum_{i} P@i \cdot rel(i)",
@@ -487,7 +502,15 @@ register(
             "rankmetrics ap O X O X O",
             "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = sum of precisions {blank} ÷ all relevant {blank} = {blank}"),
+            columns=(N_("hits so far"), N_("precision at a relevant rank")),
+            unlisted=True,
+            precision_at_hits=True,
+            note=N_("AP's denominator is the number of all relevant items, {relevant}."),
+        ),
+        page=True,
+        steps=hit_formulas.average_precision,
     )
 )
 register(
@@ -495,7 +518,9 @@ register(
         "expected_reciprocal_rank",
         expected_reciprocal_rank,
         label="ERR",
-        title="ERR@k: 등급마다의 만족 확률로 사용자가 멈추는 순위의 역수를 기댓값으로 (최고 등급 4)",
+        title=N_(
+            "ERR@k: the expected reciprocal of the rank where the user stops, each grade a chance of satisfaction (top grade 4)"
+        ),
         reference=Reference(
             korean="기대 역순위",
             formula=r"ERR@k = \sum_{i=1}^{k} \frac{1}{i} \, \theta_i \prod_{j<i} (1 - \theta_j), \quad \theta_i = \frac{2^{rel_i} - 1}{2^{g_{max}}}",
@@ -515,7 +540,7 @@ register(
         "mean_reciprocal_rank",
         mean_reciprocal_rank,
         label="MRR",
-        title="MRR: 질의마다의 RR을 평균한 값 (--query를 질의 수만큼)",
+        title=N_("MRR: the mean of each query's RR (--query once per query)"),
         reference=Reference(
             korean="평균 역순위",
             formula=r"MRR = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} \frac{1}{r_u}",
@@ -531,7 +556,14 @@ register(
             "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
             "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = sum of RR {blank} ÷ queries {queries} = {blank}"),
+            columns=(N_("rank of the first relevant item"), "RR"),
+            note=N_(
+                "The results of three queries (O relevant, X not). For each query find the reciprocal "
+                "of the first relevant rank, then average."
+            ),
+        ),
     )
 )
 register(
@@ -539,7 +571,7 @@ register(
         "mean_average_precision",
         mean_average_precision,
         label="MAP",
-        title="MAP: 질의마다의 AP를 평균한 값 (--query를 질의 수만큼)",
+        title=N_("MAP: the mean of each query's AP (--query once per query)"),
         reference=Reference(
             korean="평균 정밀도의 평균",
             formula=r"MAP = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} AP_u",
@@ -556,6 +588,15 @@ register(
             "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
             "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = sum of AP {blank} ÷ queries {queries} = {blank}"),
+            columns=(N_("precisions at relevant ranks"), N_("number relevant"), "AP"),
+            precision_at_hits=True,
+            note=N_(
+                "The results of three queries (O relevant, X not). For each query find the average "
+                "precision (every relevant item is in the list, so the denominator is the query's "
+                "number of O), then average."
+            ),
+        ),
     )
 )

@@ -124,9 +124,21 @@ _REFERENCES = {
 }
 
 for _function, _title, _example in (
-    (mse, "MSE: 평점 오차 제곱의 평균", "rankmetrics mse --true 5 4 3 2 1 --pred 4 5 2 1 5"),
-    (mae, "MAE: 평점 오차 절댓값의 평균", "rankmetrics mae --true 5 4 3 2 1 --pred 4 5 2 1 5"),
-    (rmse, "RMSE: MSE의 제곱근 (평점 단위)", "rankmetrics rmse --true 5 4 3 2 1 --pred 4 5 2 1 5 --explain"),
+    (
+        mse,
+        N_("MSE: the mean of the squared rating errors"),
+        "rankmetrics mse --true 5 4 3 2 1 --pred 4 5 2 1 5",
+    ),
+    (
+        mae,
+        N_("MAE: the mean of the absolute rating errors"),
+        "rankmetrics mae --true 5 4 3 2 1 --pred 4 5 2 1 5",
+    ),
+    (
+        rmse,
+        N_("RMSE: the square root of MSE (in rating units)"),
+        "rankmetrics rmse --true 5 4 3 2 1 --pred 4 5 2 1 5 --explain",
+    ),
 ):
     register(
         Metric(

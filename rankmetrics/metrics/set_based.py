@@ -11,7 +11,9 @@ import numpy as np
 
 from .. import _validation as v
 from .._arrays import safe_divide
-from ..registry import Columns, Metric, Reference, register
+from ..i18n import N_
+from ..registry import Columns, Exercise, Metric, Reference, register
+from ..teaching import hit_formulas
 from . import ties
 from .conventions import cutoff, is_relevant
 from .inputs import prepare
@@ -293,7 +295,7 @@ register(
         precision,
         label="Precision",
         symbol="P",
-        title="Precision@k: 상위 k개 중 정답의 비율 (분모는 k)",
+        title=N_("Precision@k: the share of relevant items in the top k (the denominator is k)"),
         reference=Reference(
             korean="정밀도",
             formula=r"P@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{k}",
@@ -315,7 +317,13 @@ register(
             "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
             "rankmetrics precision O X O X O --k 3 --explain",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = hits {blank} ÷ k {blank} = {blank}"),
+            columns=(N_("hits so far"),),
+            cutoff=True,
+        ),
+        page=True,
+        steps=hit_formulas.precision,
     )
 )
 register(
@@ -324,7 +332,7 @@ register(
         recall,
         label="Recall",
         symbol="R",
-        title="Recall@k: 전체 정답 중 상위 k개에 든 비율",
+        title=N_("Recall@k: the share of all relevant items that are in the top k"),
         reference=Reference(
             korean="재현율",
             formula=r"R@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{\lvert Rel_u \rvert}",
@@ -347,7 +355,14 @@ register(
             "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
             "rankmetrics recall O X O X O --k 3 --n-relevant 4",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("{label} = hits {blank} ÷ all relevant {blank} = {blank}"),
+            columns=(N_("hits so far"),),
+            cutoff=True,
+            unlisted=True,
+        ),
+        page=True,
+        steps=hit_formulas.recall,
     )
 )
 register(
@@ -355,7 +370,7 @@ register(
         "f1",
         f1,
         label="F1",
-        title="F1@k: Precision@k와 Recall@k의 조화평균",
+        title=N_("F1@k: the harmonic mean of Precision@k and Recall@k"),
         reference=Reference(
             korean="F1 점수",
             formula=r"F1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
@@ -370,7 +385,14 @@ register(
         command="f1",
         keywords=("n_relevant",),
         examples=("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("P{at} = {blank}    R{at} = {blank}    {label} = 2 × P × R ÷ (P + R) = {blank}"),
+            columns=(N_("hits so far"),),
+            cutoff=True,
+            unlisted=True,
+        ),
+        page=True,
+        steps=hit_formulas.f1,
     )
 )
 register(
@@ -379,7 +401,7 @@ register(
         hit_rate,
         label="Hit rate",
         symbol="HR",
-        title="Hit rate@k: 상위 k개에 정답이 하나라도 있으면 1, 없으면 0",
+        title=N_("Hit rate@k: 1 if the top k hold any relevant item, else 0"),
         reference=Reference(
             korean="적중률",
             formula=r"HR@k = \mathbf{1}\left(\lvert Rec_u^k \cap Rel_u \rvert > 0\right)",
@@ -401,7 +423,13 @@ register(
             "rankmetrics hit-rate 0 0 0 1 0 --k 3",
             "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
         ),
-        worksheet=True,
+        worksheet=Exercise(
+            N_("relevant in the top {k} {blank} → {label} = {blank} (1 if any, else 0)"),
+            cutoff=True,
+            whole=True,
+        ),
+        page=True,
+        steps=hit_formulas.hit_rate,
     )
 )
 register(
@@ -409,7 +437,7 @@ register(
         "hits",
         hits,
         label="Hits",
-        title="Hits@k: 상위 k개에 든 정답의 수",
+        title=N_("Hits@k: the number of relevant items in the top k"),
         reference=Reference(
             korean="적중 수",
             formula=r"Hits@k = \lvert Rec_u^k \cap Rel_u \rvert",
@@ -423,6 +451,7 @@ register(
         ),
         averages_ties=True,
         explain="hits",
+        steps=hit_formulas.hits,
     )
 )
 register(
@@ -431,7 +460,7 @@ register(
         r_precision,
         label="R-precision",
         symbol="R-Prec",
-        title="R-precision: 상위 R개(R = 전체 정답 수) 중 정답의 비율",
+        title=N_("R-precision: the share of relevant items in the top R (R = the number of relevant items)"),
         reference=Reference(
             korean="R-정밀도",
             formula=r"R\text{-}Prec = \frac{\lvert Rec_u^R \cap Rel_u \rvert}{R}, \quad R = \lvert Rel_u \rvert",
@@ -448,5 +477,6 @@ register(
         ir_name="Rprec",
         ir_parameters=(("rel", None),),
         explain="hits",
+        steps=hit_formulas.r_precision,
     )
 )

@@ -22,8 +22,7 @@ import numpy as np
 
 from ..i18n import N_, _, ngettext
 from ..tables import html_table, text_table
-from ..teaching.explain import METRICS as EXPLAINED
-from ..teaching.explain import Explanation, explain
+from ..teaching.explain import Explanation, explain, explainable
 from . import files, ranking
 from .conventions import Conventions
 from .names import parse_metric
@@ -246,7 +245,7 @@ def explain_query(
 def _steps(measure: Any, rows: list[dict[str, Any]], judged: dict[str, Any], c: Conventions, value: Any):
     """The step table of the metric's public function on this ranking, when it reproduces the value."""
     name = measure.metric.name
-    if name not in EXPLAINED or measure.metric.inputs == "trec":
+    if name not in explainable() or measure.metric.inputs == "trec":
         return (
             None,
             _(

@@ -5,6 +5,8 @@ every option the page offers; ``reference`` computes the same form with the pack
 through the command line's own reading of the text (``rankmetrics <metric> ... --explain``),
 and returns what the port must reproduce: the value, the hand result, every cell and
 formula line, the summary and the convention card, or the command line's error message.
+``compare`` and ``grade_cases`` are the two comparisons both runners make (V8 in
+``tests/package/test_rankexplain_port_v8.py``, Chromium in ``test_rankexplain_port.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import json
 import math
 import random
 from typing import Any
@@ -19,17 +22,11 @@ from typing import Any
 from rankmetrics import cli
 from rankmetrics.registry import METRICS
 
-PORTED = (
-    "ndcg",
-    "dcg",
-    "precision",
-    "recall",
-    "f1",
-    "hit_rate",
-    "reciprocal_rank",
-    "mean_rank",
-    "average_precision",
-)
+# The metrics the page computes: those registered with page=True. Every one is drawn by
+# random_form below, so a metric marked for the page is compared without editing this file.
+PORTED = tuple(m.name for m in METRICS.values() if m.page)
+CASES = 12_000
+SEED = 20260413
 
 # Serialises what RankExplain.fromForm returned, in the shape of reference() below.
 JS_RESULTS = r"""
@@ -284,3 +281,105 @@ BAD_FORMS = [
     blank_form("dcg", "1100 0", gain="exponential"),
     blank_form("ndcg", "2000 1", gain="exponential", decimals="2"),
 ]
+
+
+# --- the comparisons both runners make ---------------------------------------------------
+
+
+def comparison_forms() -> list[dict[str, str]]:
+    """The 12,032 forms of the comparison: 12,000 random ones and every kind of bad input."""
+    rng = random.Random(SEED)
+    return [random_form(rng) for _ in range(CASES)] + BAD_FORMS
+
+
+def compare(forms: list[dict[str, str]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The port's results against the package's: failures (described), largest gap, refusals.
+
+    Also asserts what the forms covered: every metric the page computes (at least 100 forms
+    each), every gain, ideal mode, input form and rounding option.
+    """
+    assert len(results) == len(forms)
+    failures, largest, refused = [], 0.0, 0
+    for form, js in zip(forms, results):
+        py = reference(form)
+        refused += "error" in py
+        problems, gap = differences(js, py)
+        largest = max(largest, gap)
+        if problems:
+            failures.append(f"{json.dumps(form, ensure_ascii=False)}\n    " + "\n    ".join(problems[:3]))
+    per_metric = {name: sum(f["metric"] == name for f in forms) for name in PORTED}
+    assert {f["metric"] for f in forms} == set(PORTED) and min(per_metric.values()) >= 100, per_metric
+    assert {f["gain"] for f in forms if f["metric"] in ("ndcg", "dcg")} == {"linear", "exponential", "binary"}
+    assert {(f["ideal"], bool(f["relevant"])) for f in forms if f["metric"] == "ndcg"} >= {
+        ("judged", True),
+        ("listed", True),
+        ("judged", False),
+        ("auto", True),
+        ("auto", False),
+    }
+    assert any("O" in f["list"] for f in forms) and any(f["idealGrades"] for f in forms)
+    assert {f["decimals"] for f in forms} >= {"", "0", "2", "15"} and any(
+        f["discountDecimals"] for f in forms
+    )
+    return {"failures": failures, "largest": largest, "refused": refused, "per_metric": per_metric}
+
+
+def assert_agree(report: dict[str, Any], forms: list[dict[str, str]]) -> None:
+    failures = report["failures"]
+    assert failures == [], f"{len(failures)} of {len(forms)} differ:\n" + "\n".join(failures[:10])
+    assert report["largest"] <= 1e-12
+    assert report["refused"] >= len(BAD_FORMS)
+
+
+def grade_cases() -> tuple[list[list[Any]], list[str]]:
+    """Answers to mark ([text, exact, key, decimals]) and Worksheet.grade's verdicts for them.
+
+    For each of 0-4 decimals, 40 worksheet problems and 8 answers each: blank, right, the
+    exact value in full, one place short, a few units off, nearby, anywhere, the key itself.
+    """
+    from rankmetrics.teaching.worksheet import make_worksheet
+
+    rng = random.Random(7)
+    inputs, expected = [], []
+    for decimals in (0, 1, 2, 3, 4):
+        sheet = make_worksheet(
+            decimals, 40, metrics=["ndcg", "ap", "rr", "precision", "f1"], decimals=decimals
+        )
+        for problem in sheet.problems:
+            candidates = [
+                None,
+                f"{problem.exact:.{decimals}f}",
+                repr(problem.exact),
+                f"{problem.exact:.{max(decimals - 1, 0)}f}",
+                f"{problem.exact + rng.choice([-3, -2, -1, 1, 2, 3, 4]) * 10**-decimals:.{decimals}f}",
+                f"{problem.exact + rng.uniform(-0.2, 0.2):.{decimals + 1}f}",
+                f"{rng.uniform(0, 3):.{rng.randint(0, 5)}f}",
+                str(problem.answer),
+            ]
+            for text in candidates:
+                value = None if text is None else float(text)
+                verdict = sheet.grade({problem.number: value}).rows[problem.number - 1]["verdict"]
+                inputs.append([text or "", problem.exact, problem.answer, decimals])
+                expected.append(verdict)
+    assert len(inputs) > 1000 and set(expected) == {"정답", "반올림 차이", "오답", "빈칸"}
+    return inputs, expected
+
+
+JS_GRADES = "return arguments[0].map(([t, e, h, d]) => RankExplain.grade(t, e, h, d).verdict)"
+JS_METRICS = (
+    "return Object.fromEntries(Object.entries(RankExplain.METRICS)"
+    ".map(([name, m]) => [name, [m.command, m.symbol, m.cutoff, m.family]]))"
+)
+
+
+def assert_registered(ported: dict[str, list[Any]]) -> None:
+    """The port's metric table is the registry's (page=True), field by field."""
+    assert set(ported) == set(PORTED)
+    for name, (command, symbol, cutoff, family) in ported.items():
+        metric = METRICS[name]
+        assert (command, symbol, cutoff, family) == (
+            metric.command,
+            metric.symbol,
+            metric.cutoff,
+            metric.explain,
+        )

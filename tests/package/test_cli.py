@@ -160,13 +160,6 @@ def test_every_subcommand_has_korean_help_with_an_example(capsys, command):
     assert english_runs(out) == [], out
 
 
-# The worksheet's own refusals come from rankmetrics.teaching, which another change converts to the
-# catalogue: until then they are English. Remove this mark (strict: it fails once they are Korean).
-TEACHING_ENGLISH_UNTIL_MERGE = pytest.mark.xfail(
-    strict=True, reason="rankmetrics.teaching's messages are not in the catalogue yet"
-)
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -199,10 +192,9 @@ TEACHING_ENGLISH_UNTIL_MERGE = pytest.mark.xfail(
         (["ndcg", "1", "--k", "2", "--k", "3"], "rankmetrics ndcg: 오류: 인자 --k: 한 번만 주세요"),
         ([], "rankmetrics: 오류: 지표를 고르세요"),
         (["ndcg", "1", "0", "--decimals", "16"], "rankmetrics ndcg: 오류: decimals에는 0부터 15까지의 정수를 주세요; 받은 값: 16"),
-        pytest.param(["worksheet", "--seed", "1", "--metrics", "ndcg,xyz", "--out", "unused"],
-                     "rankmetrics worksheet: 오류: ", marks=TEACHING_ENGLISH_UNTIL_MERGE),
-        pytest.param(["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: ",
-                     marks=TEACHING_ENGLISH_UNTIL_MERGE),
+        (["worksheet", "--seed", "1", "--metrics", "ndcg,xyz", "--out", "unused"],
+         "rankmetrics worksheet: 오류: metrics는 ndcg, dcg, precision, recall, f1, hit-rate, rr, mr, ap, mrr, map 가운데에서 고르세요; 받은 값: 'xyz'"),
+        (["worksheet", "--seed", "-1", "--out", "unused"], "rankmetrics worksheet: 오류: seed는 0 이상의 정수여야 합니다"),
     ],
 )  # fmt: skip
 def test_every_error_is_one_korean_line_with_status_2(capsys, args, message):

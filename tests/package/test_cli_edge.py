@@ -40,13 +40,6 @@ def assert_refused(status: int, out: str, err: str, typed: list[str] | tuple[str
     assert english_runs(err, typed) == [], err  # no English sentence outside what was typed
 
 
-# The worksheet's own refusals come from rankmetrics.teaching, which another change converts to the
-# catalogue: until then they are English. Remove this mark (strict: it fails once they are Korean).
-TEACHING_ENGLISH_UNTIL_MERGE = pytest.mark.xfail(
-    strict=True, reason="rankmetrics.teaching's messages are not in the catalogue yet"
-)
-
-
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """The real entry point; bytes, so that an odd encoding is checked as it is written."""
     command = [sys.executable, "-m", "rankmetrics", *args]
@@ -120,9 +113,7 @@ BAD = [
     ["ndcg", "1", "0", "--decimals", "-1"],
     ["ndcg", "1", "0", "--decimals", "28"],
     ["ndcg", "1", "0", "--decimals", "two"],
-    pytest.param(
-        ["ndcg", "1", "0", "--discount-decimals", "1"], marks=TEACHING_ENGLISH_UNTIL_MERGE
-    ),  # only with --decimals
+    ["ndcg", "1", "0", "--discount-decimals", "1"],  # only with --decimals
     ["ndcg", "nan", "1"],
     ["ndcg", "1", "inf"],
     ["ndcg", "1", "1e400"],
@@ -134,19 +125,13 @@ BAD = [
     ["ndcg", "1", "--bogus"],
     ["nope"],
     [],
-    pytest.param(
-        ["worksheet", "--seed", "1", "--count", "0", "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE
-    ),
-    pytest.param(
-        ["worksheet", "--seed", "1", "--count", "1001", "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE
-    ),
-    pytest.param(
-        ["worksheet", "--seed", "1", "--count", HUGE, "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE
-    ),
+    ["worksheet", "--seed", "1", "--count", "0", "--out", "unused"],
+    ["worksheet", "--seed", "1", "--count", "1001", "--out", "unused"],
+    ["worksheet", "--seed", "1", "--count", HUGE, "--out", "unused"],
     ["worksheet", "--seed", "1", "--decimals", "16", "--out", "unused"],
     ["worksheet", "--seed", "1", "--decimals", "28", "--out", "unused"],
-    pytest.param(["worksheet", "--seed", "-1", "--out", "unused"], marks=TEACHING_ENGLISH_UNTIL_MERGE),
-    pytest.param(["worksheet", "--seed", "1", "--out", ""], marks=TEACHING_ENGLISH_UNTIL_MERGE),
+    ["worksheet", "--seed", "-1", "--out", "unused"],
+    ["worksheet", "--seed", "1", "--out", ""],
     ["worksheet", "--seed", "1"],
 ]
 
@@ -234,8 +219,7 @@ def test_negative_numbers_are_values(capsys, args, expected):
         (["ndcg", "1", "0", "--k", "-1e3"], "k에는 양의 정수나 None을 주세요; 받은 값: -1000.0"),
         (["ndcg", "1", "-2.5", "1"], "등급 형태의 x에는 음수 등급이 들어갈 수 없습니다; [1, -2.5, 1] 안에 -2.5이(가)"),
         (["mse", "--true", "-nan", "--pred", "1"], "y_true에는 유한한 수만 들어갈 수 있습니다"),
-        pytest.param(["worksheet", "--seed", "1", "--count", "-3", "--out", "unused"], "count",
-                     marks=TEACHING_ENGLISH_UNTIL_MERGE),
+        (["worksheet", "--seed", "1", "--count", "-3", "--out", "unused"], "count는 1000 이하의 양의 정수여야 합니다"),
     ],
 )  # fmt: skip
 def test_negative_values_reach_the_package_check(capsys, args, message):
@@ -307,12 +291,12 @@ def test_worksheet_never_writes_through_a_link(capsys, tmp_path):
     (out / "worksheet-seed1.html").symlink_to(outside)
     for extra in ([], ["--force"]):
         status, o, err = call(capsys, "worksheet", "--seed", "1", "--out", str(out), *extra)
-        assert status == 2 and o == "" and err.count("\n") == 1 and str(out) in err
+        assert_refused(status, o, err)
+        assert "심볼릭 링크입니다" in err
     assert outside.read_text() == "keep"
     assert sorted(p.name for p in out.iterdir()) == ["worksheet-seed1.html"]  # nothing half-written
 
 
-@TEACHING_ENGLISH_UNTIL_MERGE
 def test_the_refused_link_is_said_in_korean(capsys, tmp_path):
     out = tmp_path / "sheets"
     out.mkdir()

@@ -25,6 +25,27 @@ MOVIE_GRADES = {"분노의 질주": 3, "노트북": 0, "다이하드": 3, "어�
 OX = [1, 0, 1, 0, 1]  # the RAG article's O X O X O
 
 
+@pytest.fixture(autouse=True)
+def korean():
+    """The step tables' texts below are checked as the book shows them: in Korean."""
+    with rm.use_language("ko"):
+        yield
+
+
+def test_the_python_default_is_english_and_the_numbers_do_not_change():
+    # Outside the fixture's Korean: the API's default language. P@5 of X O X O X with
+    # relevant {B, D, F, G}: 2 hits in 5 = 0.4; by hand to 2 decimals 0.40.
+    with rm.use_language("en"):
+        english = rm.explain("precision", list("ABCDE"), k=5, relevant={"B", "D", "F", "G"}, decimals=2)
+    korean = rm.explain("precision", list("ABCDE"), k=5, relevant={"B", "D", "F", "G"}, decimals=2)
+    assert english.steps == ["P@5 = hits ÷ k = 2 ÷ 5 = 0.4", "by hand: P@5 = 0.40"]
+    assert korean.steps == ["P@5 = 정답 수 ÷ k = 2 ÷ 5 = 0.4", "손 계산: P@5 = 0.40"]
+    assert english.card.startswith("rules │ gain: 1 if relevant, else 0")
+    assert korean.card.startswith("규칙 │ 이득: 관련이면 1, 아니면 0")
+    assert (english.value, english.rounded, english.rows) == (korean.value, korean.rounded, korean.rows)
+    assert not any("\uac00" <= ch <= "\ud7a3" for ch in str(english))  # no Hangul in the English table
+
+
 def column(rows, key):
     return [row[key] for row in rows]
 
@@ -334,7 +355,9 @@ def test_the_guard_catches_a_table_that_drifts(monkeypatch):
     # reached through importlib (rankmetrics.explain is the function).
     module = importlib.import_module("rankmetrics.teaching.explain.dcg_steps")
     monkeypatch.setattr(module, "ndcg", lambda *args, **kwargs: 0.5)
-    with pytest.raises(AssertionError, match="step table for nDCG sums to"):
+    with pytest.raises(
+        AssertionError, match=r"^nDCG의 단계표 합계는 0\.885.*인데 지표 함수의 값은 0\.5입니다$"
+    ):
         explain("ndcg", OX)
 
 
@@ -356,8 +379,15 @@ def test_the_guard_catches_a_table_that_drifts(monkeypatch):
     ],
 )
 def test_bad_input_names_the_argument(call, message):
-    with pytest.raises(ValueError, match=message):
+    # Refusals speak the API's language (English by default), whatever the tables are shown in.
+    with rm.use_language("en"), pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_refusal_in_korean():
+    # explain shows one query: x has 2 rows (the batch [[1, 0], [0, 1]])
+    with pytest.raises(ValueError, match=r"^explain은 질의를 하나씩 보여 줍니다; x에 행이 2개 있습니다"):
+        explain("precision", [[1, 0], [0, 1]], k=1)
 
 
 @settings(max_examples=60, deadline=None)

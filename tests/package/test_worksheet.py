@@ -505,12 +505,11 @@ def test_printable_pages_are_a4():
 
 def test_the_public_names_and_import_paths_stay():
     from rankmetrics.teaching import worksheet
-    from rankmetrics.teaching.worksheet import SHEET_METRICS, GradeReport, Problem, Worksheet
+    from rankmetrics.teaching.worksheet import GradeReport, Problem, Worksheet, sheet_metrics
 
     assert rm.make_worksheet is worksheet.make_worksheet and rm.Worksheet is Worksheet
-    assert (
-        SHEET_METRICS["hit-rate"] == "hit_rate" and SHEET_METRICS["average_precision"] == "average_precision"
-    )
+    accepted = sheet_metrics()
+    assert accepted["hit-rate"] == "hit_rate" and accepted["average_precision"] == "average_precision"
     sheet = make_worksheet(7, 3, "ndcg,ap,rr")
     assert isinstance(sheet.problems[0], Problem) and isinstance(sheet.grade([None] * 3), GradeReport)
 
@@ -525,3 +524,31 @@ def test_hit_rate_answers_are_right_and_redrawn_towards_both_values():
         assert [p.exact for p in sheet.problems] == by_hand
         firsts.append(by_hand)
     assert [0.0, 1.0] in [sorted(pair) for pair in firsts]
+
+
+def test_worksheets_are_korean_unless_told():
+    # The Python API speaks English by default; a worksheet is Korean all the same, and English
+    # when asked. Seed 7, ndcg,ap,rr: the key's answers 0.210, 0.167, 0.333 (as above).
+    with rm.use_language("en"):
+        korean = make_worksheet(7, 3, "ndcg,ap,rr")
+        english = make_worksheet(7, 3, "ndcg,ap,rr", language="en")
+        assert korean.problem_markdown.startswith("# 랭킹 지표 학습지: nDCG@K · AP · RR\n")
+        assert english.problem_markdown.startswith("# Ranking metrics worksheet: nDCG@K · AP · RR\n")
+        assert '<html lang="ko">' in korean.problem_html and '<html lang="en">' in english.answer_html
+        assert [r["verdict"] for r in korean.grade([0.21, 0.17, None]).rows] == [
+            "정답",
+            "반올림 차이",
+            "빈칸",
+        ]
+        assert [r["verdict"] for r in english.grade([0.21, 0.17, None]).rows] == [
+            "right",
+            "rounding slip",
+            "blank",
+        ]
+        assert str(english.grade([0.21, 0.17, None])).splitlines()[-1] == "right 1 / 3"
+    # the same problems and answers in either language
+    assert [p.answer for p in english.problems] == [p.answer for p in korean.problems] == [0.21, 0.167, 0.333]
+    assert "answer key (for the teacher, seed 7)" in english.answer_markdown
+    assert not re.search("[\uac00-\ud7a3]", english.problem_markdown + english.answer_markdown)
+    with pytest.raises(ValueError, match=r"^language must be one of en, ko; got .fr.$"):
+        make_worksheet(7, 3, language="fr")

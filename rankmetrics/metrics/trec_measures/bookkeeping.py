@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide
+from ...i18n import N_
 from ...registry import Reference
 from ..rank_based import evaluate_ap
 from ._common import as_rows, per_query, tie_averaged, trec_measure
@@ -124,7 +125,7 @@ MEASURES = (
         "runid",
         "runid",
         "runid",
-        "런 이름 (런 파일 마지막 줄의 태그)",
+        N_("the run's name (the tag on the last line of the run file)"),
         lambda c, k: np.full(c.n_retrieved.shape, "", dtype=object),
         summary="run_id",
         text="{}",
@@ -143,7 +144,7 @@ MEASURES = (
         "num_q",
         "num_q",
         "num_q",
-        "평가한 질의 수",
+        N_("the number of queries evaluated"),
         lambda c, k: np.ones(c.n_retrieved.shape),
         summary="sum",
         count=True,
@@ -162,7 +163,7 @@ MEASURES = (
         "num_nonrel_judged_ret",
         "num_nonrel_judged_ret",
         "num_nonrel_judged_ret",
-        "검색된, 비관련으로 판정된 문서 수",
+        N_("the number of retrieved documents judged non-relevant"),
         lambda c, k: np.count_nonzero(c.nonrelevant, axis=1).astype(float),
         summary="sum",
         count=True,
@@ -179,7 +180,7 @@ MEASURES = (
         "unjudged_fraction",
         None,
         "unj",
-        "unj@k: 상위 k개 중 판정되지 않은 문서의 비율",
+        N_("unj@k: the share of unjudged documents in the top k"),
         lambda c, k: unjudged_fraction(c.unjudged, k),
         cutoff="required",
         trec_cutoff_name="unj",
@@ -196,7 +197,7 @@ MEASURES = (
         "judged_fraction",
         None,
         "Judged",
-        "Judged@k: 상위 k개 중 판정(qrels)에 있는 문서의 비율",
+        N_("Judged@k: the share of documents in the top k that are in the judgements (qrels)"),
         lambda c, k: judged_fraction(tie_averaged(c, c.pooled.astype(float)), c.n_retrieved, k),
         cutoff="optional",
         names=("judged",),
@@ -214,7 +215,7 @@ MEASURES = (
         "relevance_string",
         "relstring",
         "relstring",
-        "상위 문서들의 등급을 한 글자씩 이은 문자열",
+        N_("the grades of the top documents, one character each"),
         lambda c, k: relevance_string(
             c.graded, c.judged, c.pooled, c.n_retrieved, RELSTRING_LENGTH if k is None else k
         ),
@@ -237,7 +238,7 @@ MEASURES = (
         "num_ret",
         "num_ret",
         "num_ret",
-        "검색된 문서 수",
+        N_("the number of documents retrieved"),
         lambda c, k: c.n_retrieved.astype(float),
         summary="sum",
         count=True,
@@ -245,7 +246,7 @@ MEASURES = (
         averages_ties=True,  # no order in a count
         ir_name="NumRet",
         reference=Reference(
-            korean="검색된 문서 수",
+            korean=N_("the number of documents retrieved"),
             formula=r"num\_ret = \lvert Ret \rvert",
             conventions="질의마다 런이 내놓은 문서 수입니다.",
             papers=("trec_eval",),
@@ -257,7 +258,7 @@ MEASURES = (
         "num_rel",
         "num_rel",
         "num_rel",
-        "판정된 관련 문서 수",
+        N_("the number of judged relevant documents"),
         lambda c, k: c.n_relevant,
         summary="sum",
         count=True,
@@ -278,7 +279,7 @@ MEASURES = (
         "num_rel_ret",
         "num_rel_ret",
         "num_rel_ret",
-        "검색된 관련 문서 수",
+        N_("the number of relevant documents retrieved"),
         lambda c, k: c.binary.sum(axis=1),
         summary="sum",
         count=True,
@@ -286,7 +287,7 @@ MEASURES = (
         ir_name="NumRelRet",
         ir_parameters=(("rel", None),),
         reference=Reference(
-            korean="검색된 관련 문서 수",
+            korean=N_("the number of relevant documents retrieved"),
             formula=r"num\_rel\_ret = \lvert Ret \cap Rel \rvert",
             conventions="검색된 문서 가운데 등급이 판정 수준 이상인 것의 수입니다.",
             papers=("trec_eval",),
@@ -298,7 +299,7 @@ MEASURES = (
         "gm_map",
         "gm_map",
         "GM-MAP",
-        "AP의 기하평균 (AP는 0.00001 아래로 내리지 않음)",
+        N_("the geometric mean of AP (AP never below 0.00001)"),
         evaluate_ap,  # AP per query; the summary is the geometric mean
         summary="geometric",
         trec_lines="all",

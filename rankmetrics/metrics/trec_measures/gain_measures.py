@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import pad_right, safe_divide, sequential_sum
+from ...i18n import N_
 from ...registry import Reference
 from ..conventions import discounts, gain_map
 from ._common import as_rows, count_above, per_query, trec_gain_arrays, trec_measure
@@ -198,7 +199,7 @@ MEASURES = (
         "binary_g",
         "binG",
         "binG",
-        "binG: 앞선 비관련 문서 수로 할인한 관련 문서의 평균",
+        N_("binG: the mean over relevant documents, discounted by the non-relevant ones ahead"),
         lambda c, k: binary_g(c.relevant, c.n_relevant),
         reference=Reference(
             korean="binG",
@@ -213,7 +214,7 @@ MEASURES = (
         "normalized_gain",
         "G",
         "G",
-        "G: 이상적 순서에 뒤처진 만큼 할인한 이득의 합",
+        N_("G: the sum of gains, discounted by how far they fall behind the ideal ordering"),
         lambda c, k, gains=None: normalized_gain(*trec_gain_arrays(c, gain_map(gains, "G")[0])),
         parameter="gains",
         reference=Reference(
@@ -229,7 +230,7 @@ MEASURES = (
         "ndcg_over_relevant",
         "ndcg_rel",
         "ndcg_rel",
-        "ndcg_rel: 관련 문서 위치마다의 nDCG 평균",
+        N_("ndcg_rel: the mean of nDCG at each relevant document"),
         lambda c, k, gains=None: ndcg_over_relevant(*trec_gain_arrays(c, gain_map(gains, "ndcg_rel")[0])),
         parameter="gains",
         reference=Reference(
@@ -245,7 +246,7 @@ MEASURES = (
         "ndcg_at_r_levels",
         "Rndcg",
         "Rndcg",
-        "Rndcg: 이상적 이득이 바뀌는 위치마다의 nDCG 평균",
+        N_("Rndcg: the mean of nDCG where the ideal gain changes"),
         lambda c, k, gains=None: ndcg_at_r_levels(
             *trec_gain_arrays(c, gain_map(gains, "Rndcg")[0]), c.n_retrieved, c.n_relevant
         ),
@@ -263,7 +264,7 @@ MEASURES = (
         "trec_dcg",
         "dcg",
         "dcg",
-        "dcg: 순위 목록 전체의 할인 누적 이득(DCG), 정규화 전",
+        N_("dcg: the discounted cumulative gain (DCG) of the whole ranking, not normalised"),
         lambda c, k, gains=None: discounted_gain(trec_gain_arrays(c, gain_map(gains, "dcg")[0])[0]),
         parameter="gains",
         reference=Reference(
@@ -279,7 +280,7 @@ MEASURES = (
         "ideal_dcg",
         "ideal_dcg",
         "ideal_dcg",
-        "ideal_dcg: 판정된 모든 문서로 만든 이상적 순서의 DCG",
+        N_("ideal_dcg: the DCG of the ideal ordering of every judged document"),
         lambda c, k, gains=None: ideal_discounted_gain(
             trec_gain_arrays(c, gain_map(gains, "ideal_dcg")[0])[1]
         ),

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..._arrays import safe_divide, sequential_sum
+from ...i18n import N_
 from ...registry import Reference
 from ._common import as_rows, count_above, per_query, trec_measure
 
@@ -116,7 +117,7 @@ MEASURES = (
         "bpref",
         "bpref",
         "bpref",
-        "bpref: 판정된 비관련 문서보다 앞선 관련 문서의 비율",
+        N_("bpref: how far relevant documents rank ahead of judged non-relevant ones"),
         lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
         reference=Reference(
             korean="bpref",
@@ -131,7 +132,7 @@ MEASURES = (
         "gm_bpref",
         "gm_bpref",
         "GM-bpref",
-        "bpref의 기하평균 (0.00001 아래로 내리지 않음)",
+        N_("the geometric mean of bpref (never below 0.00001)"),
         lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
         summary="geometric",
         trec_lines="all",
@@ -148,7 +149,7 @@ MEASURES = (
         "inferred_ap",
         "infAP",
         "infAP",
-        "infAP: 판정 표본으로 추정한 AP",
+        N_("infAP: AP estimated from a sample of judgements"),
         lambda c, k: inferred_ap(c.relevant, c.nonrelevant, c.pool_unjudged, c.n_relevant),
         reference=Reference(
             korean="infAP",

@@ -212,7 +212,7 @@ MEASURES = (
         "interpolated_precision",
         "iprec_at_recall",
         "iprec",
-        "재현율 수준에서의 보간 정밀도 (iprec_at_recall_0.10 등)",
+        N_("interpolated precision at a recall level (iprec_at_recall_0.10 and so on)"),
         lambda c, k, level=None: interpolated_precision(
             c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
         ),
@@ -231,7 +231,7 @@ MEASURES = (
         "eleven_point_average",
         "11pt_avg",
         "11pt_avg",
-        "11점 평균 보간 정밀도 (재현율 0.0, 0.1, ..., 1.0)",
+        N_("the 11-point average of interpolated precision (recall 0.0, 0.1, ..., 1.0)"),
         lambda c, k, recalls=None: eleven_point_average(
             c.relevant,
             c.n_retrieved,
@@ -254,7 +254,7 @@ MEASURES = (
         "r_precision_multiple",
         "Rprec_mult",
         "Rprec_mult",
-        "R의 배수 위치에서의 정밀도 (Rprec_mult_0.20 등)",
+        N_("precision at a multiple of R (Rprec_mult_0.20 and so on)"),
         lambda c, k, multiple=None: r_precision_multiple(
             c.relevant, c.n_relevant, required_level(multiple, "Rprec_mult")
         ),
@@ -273,7 +273,7 @@ MEASURES = (
         "relative_precision",
         None,
         "relative_P",
-        "상대 정밀도@k: 정답 수 ÷ min(k, R)",
+        N_("relative precision@k: relevant found ÷ min(k, R)"),
         lambda c, k: relative_precision(c.relevant, c.n_relevant, k),
         cutoff="required",
         trec_cutoff_name="relative_P",

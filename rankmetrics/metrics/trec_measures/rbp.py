@@ -125,7 +125,7 @@ MEASURES = (
         "rank_biased_precision",
         "rbp",
         "RBP",
-        "RBP: 계속 읽을 확률 p로 할인한 이득의 합 × (1 - p)",
+        N_("RBP: the sum of gains discounted by the chance p of reading on, × (1 - p)"),
         lambda c, k, gains=None: rank_biased_precision(
             tie_averaged(c, _rbp_gains(c, gain_map(gains, "rbp", persistence=True)[0])),
             gain_map(gains, "rbp", persistence=True)[1],
@@ -148,7 +148,7 @@ MEASURES = (
         "rbp_residual",
         "rbp_resid",
         "rbp_resid",
-        "RBP 잔차: 판정되지 않은 문서가 모두 관련이라면 더해질 수 있는 RBP",
+        N_("RBP residual: the RBP that would be added if every unjudged document were relevant"),
         lambda c, k, gains=None: rbp_residual(
             c.unjudged, c.n_retrieved, _persistence_only(gains, "rbp_resid")
         ),

@@ -156,7 +156,9 @@ MEASURES = (
         "utility",
         "utility",
         "utility",
-        "효용: p1·관련 검색 + p2·비관련 검색 + p3·관련 미검색 + p4·비관련 미검색",
+        N_(
+            "utility: p1·relevant retrieved + p2·non-relevant retrieved + p3·relevant not retrieved + p4·non-relevant not retrieved"
+        ),
         lambda c, k, coefficients=None: utility(
             c.n_relevant_retrieved,
             c.n_retrieved,
@@ -177,7 +179,7 @@ MEASURES = (
         "set_precision",
         "set_P",
         "set_P",
-        "집합 정밀도: 검색된 관련 문서 ÷ 검색된 문서",
+        N_("set precision: relevant retrieved ÷ retrieved"),
         lambda c, k: set_precision(c.n_relevant_retrieved, c.n_retrieved),
         reference=Reference(
             korean="집합 정밀도",
@@ -192,7 +194,7 @@ MEASURES = (
         "set_relative_precision",
         "set_relative_P",
         "set_relative_P",
-        "집합 상대 정밀도: 검색된 관련 문서 ÷ min(검색된 문서, R)",
+        N_("set relative precision: relevant retrieved ÷ min(retrieved, R)"),
         lambda c, k: set_relative_precision(c.n_relevant_retrieved, c.n_retrieved, c.n_relevant),
         reference=Reference(
             korean="집합 상대 정밀도",
@@ -207,7 +209,7 @@ MEASURES = (
         "set_recall",
         "set_recall",
         "set_recall",
-        "집합 재현율: 검색된 관련 문서 ÷ R",
+        N_("set recall: relevant retrieved ÷ R"),
         lambda c, k: set_recall(c.n_relevant_retrieved, c.n_relevant),
         reference=Reference(
             korean="집합 재현율",
@@ -222,7 +224,7 @@ MEASURES = (
         "set_map",
         "set_map",
         "set_map",
-        "순위 없는 집합 AP: 집합 정밀도 × 집합 재현율",
+        N_("set AP without ranks: set precision × set recall"),
         lambda c, k: set_map(c.n_relevant_retrieved, c.n_retrieved, c.n_relevant),
         reference=Reference(
             korean="집합 AP",
@@ -237,7 +239,7 @@ MEASURES = (
         "set_f",
         "set_F",
         "set_F",
-        "집합 F: 집합 정밀도와 집합 재현율의 가중 조화평균",
+        N_("set F: the weighted harmonic mean of set precision and set recall"),
         lambda c, k, beta=None: set_f(
             c.n_relevant_retrieved,
             c.n_retrieved,

@@ -24,6 +24,7 @@ import inspect
 from typing import Any
 
 from ... import _validation as v
+from ...i18n import _
 from ...metrics.conventions import GAINS
 from ...metrics.inputs import prepare
 from ...registry import METRICS as REGISTRY
@@ -35,10 +36,15 @@ from .mean_steps import explain_mean
 from .rating_steps import explain_rating
 from .steps import Column, Explanation, Section
 
-__all__ = ["METRICS", "Column", "Explanation", "Section", "explain"]
+__all__ = ["Column", "Explanation", "Section", "explain", "explainable"]
 
-#: The metric names :func:`explain` accepts (the public function names), in registry order.
-METRICS: tuple[str, ...] = tuple(m.name for m in REGISTRY.values() if m.explain is not None)
+
+def explainable() -> tuple[str, ...]:
+    """The metric names :func:`explain` accepts (the public function names), in registry order.
+
+    Read from the registry on every call, so a metric registered later is explained too.
+    """
+    return tuple(m.name for m in REGISTRY.values() if m.explain is not None)
 
 
 def explain(
@@ -109,7 +115,7 @@ def explain(
     >>> explain("reciprocal_rank", list("XYZW"), relevant={"Z"}).steps
     ['RR = 1 ÷ 3 = 0.3333']
     """
-    metric = v.check_choice(metric, "metric", METRICS)
+    metric = v.check_choice(metric, "metric", explainable())
     registered = REGISTRY[metric]
     k = v.check_k(k)
     decimals = None if decimals is None else v.check_decimals(decimals, "decimals")
@@ -118,19 +124,27 @@ def explain(
     )
     if discount_decimals is not None and decimals is None:
         raise ValueError(
-            f"discount_decimals only applies with decimals (student rounding); got "
-            f"discount_decimals={discount_decimals} and decimals=None"
+            _(
+                "discount_decimals only applies with decimals (student rounding); got "
+                "discount_decimals={discount_decimals} and decimals=None"
+            ).format(discount_decimals=discount_decimals)
         )
     if decimals is not None and discount_decimals is None:
         discount_decimals = decimals
     _check_keywords(registered, kwargs)
     if registered.inputs == "ratings":
         if k is not None:
-            raise ValueError(f"k does not apply to {metric} (it compares every rating); got k={k}")
+            raise ValueError(
+                _("k does not apply to {metric} (it compares every rating); got k={k}").format(
+                    metric=metric, k=k
+                )
+            )
         return explain_rating(metric, x, decimals=decimals, **kwargs)
     if registered.cutoff == "none" and k is not None:
         raise ValueError(
-            f"k does not apply to r_precision (its cutoff is R, the number of relevant items); got k={k}"
+            _(
+                "k does not apply to {metric} (its cutoff is R, the number of relevant items); got k={k}"
+            ).format(metric=metric, k=k)
         )
     if registered.explain == "mean":
         return explain_mean(metric, x, k, decimals, kwargs, explain)
@@ -139,8 +153,10 @@ def explain(
     )
     if not queries.single:
         raise ValueError(
-            f"explain shows one query at a time; x has {queries.grades.shape[0]} rows. "
-            "Pass one row, or use mean_reciprocal_rank / mean_average_precision for several queries."
+            _(
+                "explain shows one query at a time; x has {rows} rows. Pass one row, or use "
+                "mean_reciprocal_rank / mean_average_precision for several queries."
+            ).format(rows=queries.grades.shape[0])
         )
     items = list(x) if kwargs.get("relevant") is not None else None
     if registered.explain == "dcg":
@@ -163,5 +179,7 @@ def _check_keywords(metric: Metric, kwargs: dict[str, Any]) -> None:
     for name in kwargs:
         if name not in allowed:
             raise ValueError(
-                f"{metric.name} has no keyword {name!r}; its keywords are {', '.join(allowed) or 'none'}"
+                _("{metric} has no keyword {name!r}; its keywords are {keywords}").format(
+                    metric=metric.name, name=name, keywords=", ".join(allowed) or _("none")
+                )
             )

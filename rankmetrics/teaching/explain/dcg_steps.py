@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 
 from ... import _validation as v
+from ...i18n import N_, _
 from ...metrics.conventions import cutoff, discounts, gain_values
 from ...metrics.dcg import dcg, ndcg
 from .steps import (
-    GAIN_WORDS,
-    NONE,
     Column,
     Explanation,
     Section,
@@ -21,10 +20,18 @@ from .steps import (
     cutoff_words,
     exact_text,
     finish,
+    gain_words,
     hand_text,
+    none_words,
     round_half_up,
     verify,
 )
+
+_GAIN_HEADERS = {
+    "linear": N_("gain (=grade)"),
+    "exponential": N_("gain 2^grade−1"),
+    "binary": N_("gain (relevant=1)"),
+}
 
 
 def _dcg_table(grades: np.ndarray, items: list | None, gain: str, decimals, discount_decimals):
@@ -35,7 +42,9 @@ def _dcg_table(grades: np.ndarray, items: list | None, gain: str, decimals, disc
         terms = gains / discount
         running = np.cumsum(terms)
     if running.size and not np.isfinite(running[-1]):  # the sums only grow: the last is the largest
-        raise beyond_float_range("x", f"a gain or running sum of gain ÷ discount under gain={gain!r}")
+        raise beyond_float_range(
+            "x", _("a gain or running sum of gain ÷ discount under gain={gain}").format(gain=repr(gain))
+        )
     rows = []
     hand_sum = Decimal(0)
     for i in range(grades.size):
@@ -66,16 +75,16 @@ def _dcg_table(grades: np.ndarray, items: list | None, gain: str, decimals, disc
 
 
 def _dcg_columns(has_items: bool, gain: str, decimals, discount_decimals) -> list[Column]:
-    gain_header = {"linear": "이득(=등급)", "exponential": "이득 2^등급−1", "binary": "이득(관련=1)"}[gain]
-    columns = [Column("rank", "순위")]
+    gain_header = _(_GAIN_HEADERS[gain])
+    columns = [Column("rank", _("rank"))]
     if has_items:
-        columns.append(Column("item", "항목", align="left"))
+        columns.append(Column("item", _("item"), align="left"))
     columns += [
-        Column("grade", "등급"),
+        Column("grade", _("grade")),
         Column("gain", gain_header, decimals),
-        Column("discount", "할인 log2(순위+1)", discount_decimals),
-        Column("term", "이득÷할인", decimals),
-        Column("running_sum", "누적 합", decimals),
+        Column("discount", _("discount log2(rank+1)"), discount_decimals),
+        Column("term", _("gain÷discount"), decimals),
+        Column("running_sum", _("running sum"), decimals),
     ]
     return columns
 
@@ -92,10 +101,8 @@ def _dcg_lines(name: str, rows: list[dict], total: float, hand: Decimal | None, 
             for r in rows
         )
         terms = " + ".join(hand_text(r["term_rounded"], decimals) for r in rows)
-        lines += [
-            f"손 계산: {name} = {fractions}",
-            f"{' ' * (len(name) + 5)} = {terms} = {hand_text(hand, decimals)}",
-        ]
+        first = _("by hand: {steps}").format(steps=f"{name} = {fractions}")
+        lines += [first, f"{' ' * (first.index(' = ') - 1)} = {terms} = {hand_text(hand, decimals)}"]
     return lines
 
 
@@ -125,7 +132,7 @@ def explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals,
     dcg_name = f"DCG{suffix}"
     sections = [
         Section(
-            "내 순위",
+            _("my ranking"),
             columns,
             rows,
             _dcg_lines(dcg_name, rows, total, hand_dcg, decimals, discount_decimals),
@@ -134,10 +141,10 @@ def explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals,
     official_dcg = dcg(top[0], gain=gain)
     verify(dcg_name, total, official_dcg)
     conventions = {
-        "gain": GAIN_WORDS[gain],
-        "discount": "log2(순위 + 1)",
-        "ideal": NONE,
-        "denominator": f"{NONE} (정규화하지 않음)",
+        "gain": gain_words(gain),
+        "discount": _("log2(rank + 1)"),
+        "ideal": none_words(),
+        "denominator": _("none (not normalised)"),
         "cutoff": cutoff_words(k, n),
     }
     if metric == "dcg":
@@ -168,7 +175,7 @@ def explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals,
     idcg_name = f"IDCG{suffix}"
     sections.append(
         Section(
-            "이상적 순서",
+            _("ideal ordering"),
             _dcg_columns(items is not None, gain, decimals, discount_decimals),
             ideal_rows,
             _dcg_lines(idcg_name, ideal_rows, ideal_total, hand_idcg, decimals, discount_decimals),
@@ -180,29 +187,30 @@ def explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals,
     ratio = [
         f"{label} = {dcg_name} ÷ {idcg_name} = {exact_text(total)} ÷ {exact_text(ideal_total)} = {exact_text(value)}"
         if ideal_total > 0
-        else f"{label} = 0 ({idcg_name}가 0이면 0으로 둡니다)"
+        else _("{label} = 0 (taken as 0 when {idcg} is 0)").format(label=label, idcg=idcg_name)
     ]
     hand_ratio = None
     if decimals is not None:
         if hand_idcg > 0:
             hand_ratio = round_half_up(hand_dcg / hand_idcg, decimals)
-            ratio.append(
-                f"손 계산: {label} = {hand_text(hand_dcg, decimals)} ÷ {hand_text(hand_idcg, decimals)}"
+            steps = (
+                f"{label} = {hand_text(hand_dcg, decimals)} ÷ {hand_text(hand_idcg, decimals)}"
                 f" = {hand_text(hand_ratio, decimals)}"
             )
+            ratio.append(_("by hand: {steps}").format(steps=steps))
         else:
             hand_ratio = Decimal(0)
-            ratio.append(f"손 계산: {label} = 0 ({idcg_name}가 0)")
-    sections.append(Section("비율", [], [], ratio))
+            ratio.append(_("by hand: {label} = 0 ({idcg} is 0)").format(label=label, idcg=idcg_name))
+    sections.append(Section(_("ratio"), [], [], ratio))
     if source == "listed":
-        conventions["ideal"] = "목록 안의 등급 (ideal='listed')"
+        conventions["ideal"] = _("the grades in the list (ideal='listed')")
     elif kwargs.get("relevant") is not None:
-        conventions["ideal"] = "판정된 모든 항목의 등급 (relevant)"
+        conventions["ideal"] = _("the grades of every judged item (relevant)")
     elif source is not None and not isinstance(source, str):
-        conventions["ideal"] = "ideal로 준 등급 전체"
+        conventions["ideal"] = _("every grade given as ideal")
     else:
-        conventions["ideal"] = "목록 안의 등급 (ideal 미지정)"
-    conventions["denominator"] = f"이상적 순서의 DCG ({idcg_name})"
+        conventions["ideal"] = _("the grades in the list (no ideal given)")
+    conventions["denominator"] = _("the DCG of the ideal ordering ({idcg})").format(idcg=idcg_name)
     return finish(
         metric,
         label,

@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from ...i18n import _
 from ...metrics.conventions import cutoff
 from ...metrics.rank_based import ERR_MAX_GRADE, err_rows
 from ...registry import METRICS
 from .steps import (
-    NONE,
     Column,
     Explanation,
     Section,
@@ -19,6 +19,7 @@ from .steps import (
     exact_text,
     finish,
     hand_text,
+    none_words,
     round_half_up,
     verify,
 )
@@ -28,7 +29,7 @@ def explain_err(metric: str, x: Any, queries, items, k, decimals, kwargs) -> Exp
     max_grade = kwargs.get("max_grade", ERR_MAX_GRADE)
     registered = METRICS[metric]
     official = registered.function(x, k, **kwargs)  # checks max_grade and the grades first
-    top, _ = cutoff(queries.grades, k)
+    top, _depth = cutoff(queries.grades, k)
     grades = top[0]
     stop = (np.exp2(grades) - 1.0) / np.exp2(float(max_grade))
     reach = np.concatenate([[1.0], np.cumprod(1.0 - stop)[:-1]])
@@ -48,32 +49,34 @@ def explain_err(metric: str, x: Any, queries, items, k, decimals, kwargs) -> Exp
             row.update(term_rounded=float(hand_term), sum_rounded=float(hand_total))
             hand_reach = round_half_up(hand_reach * (1 - hand_stop), decimals)
         rows.append(row)
-    columns = [Column("rank", "순위")]
+    columns = [Column("rank", _("rank"))]
     if items is not None:
-        columns.append(Column("item", "항목", align="left"))
+        columns.append(Column("item", _("item"), align="left"))
     columns += [
-        Column("grade", "등급"),
-        Column("stop", "만족 확률 R", decimals),
-        Column("reach", "여기까지 올 확률", decimals),
-        Column("term", "R × 도달 ÷ 순위", decimals),
-        Column("sum", "누적 합", decimals),
+        Column("grade", _("grade")),
+        Column("stop", _("satisfaction R"), decimals),
+        Column("reach", _("chance of reaching here"), decimals),
+        Column("term", _("R × reach ÷ rank"), decimals),
+        Column("sum", _("running sum"), decimals),
     ]
     label = registered.label + (f"@{k}" if k is not None else "")
     stepwise = float(err_rows(top, float(max_grade))[0])
     value = verify(label, stepwise, official)
     lines = [
-        f"R = (2^등급 − 1) ÷ 2^{exact_text(float(max_grade))},  도달 확률 = 위 순위들의 (1 − R)의 곱",
+        _("R = (2^grade − 1) ÷ 2^{top},  reach = the product of (1 − R) over the ranks above").format(
+            top=exact_text(float(max_grade))
+        ),
         f"{label} = " + (" + ".join(exact_text(t) for t in terms) or "0") + f" = {exact_text(value)}",
     ]
     hand = round_half_up(hand_total, decimals) if decimals is not None else None
     if hand is not None:
-        lines.append(f"손 계산: {label} = {hand_text(hand, decimals)}")
+        lines.append(_("by hand: {label} = {value}").format(label=label, value=hand_text(hand, decimals)))
     conventions = {
-        "gain": f"만족 확률 (2^g − 1) ÷ 2^{exact_text(float(max_grade))}",
-        "discount": "1 ÷ 순위, 위에서 이미 만족했을 확률만큼 줄어듦",
-        "ideal": NONE,
-        "denominator": NONE,
+        "gain": _("satisfaction (2^g − 1) ÷ 2^{top}").format(top=exact_text(float(max_grade))),
+        "discount": _("1 ÷ rank, lessened by the chance of being satisfied above"),
+        "ideal": none_words(),
+        "denominator": none_words(),
         "cutoff": cutoff_words(k, queries.grades.shape[1]),
     }
-    sections = [Section("순위별 만족 확률", columns, rows, lines)]
+    sections = [Section(_("satisfaction by rank"), columns, rows, lines)]
     return finish(metric, label, value, hand, rows, conventions, sections, decimals)

@@ -7,8 +7,9 @@ from decimal import Decimal
 
 import numpy as np
 
+from ...i18n import _
 from ...registry import METRICS
-from .steps import NONE, Column, Explanation, Section, exact_text, finish, hand_text, round_half_up, verify
+from .steps import Column, Explanation, Section, exact_text, finish, hand_text, round_half_up, verify
 
 _PER_QUERY = ("relevant", "n_relevant")  # keywords given once per query; the rest apply to every query
 
@@ -45,20 +46,28 @@ def explain_mean(metric, queries_in, k, decimals, kwargs, explain: Callable[...,
         hand_terms = [round_half_up(part.rounded, decimals) for part in parts]
         hand_total = sum(hand_terms, Decimal(0))
         hand = round_half_up(hand_total / n, decimals)
-        lines.append(
-            f"손 계산: {label} = ({' + '.join(hand_text(t, decimals) for t in hand_terms)}) ÷ {n} "
+        steps = (
+            f"{label} = ({' + '.join(hand_text(t, decimals) for t in hand_terms)}) ÷ {n} "
             f"= {hand_text(hand_total, decimals)} ÷ {n} = {hand_text(hand, decimals)}"
         )
-    columns = [Column("query", "질의"), Column("value", inner, decimals)]
+        lines.append(_("by hand: {steps}").format(steps=steps))
+    columns = [Column("query", _("query")), Column("value", inner, decimals)]
     sections = []
     for i, part in enumerate(parts, start=1):
         for section in part.sections:
             sections.append(
-                Section(f"질의 {i}: {section.title}", section.columns, section.rows, section.lines)
+                Section(
+                    _("query {number}: {title}").format(number=i, title=section.title),
+                    section.columns,
+                    section.rows,
+                    section.lines,
+                )
             )
-    sections.append(Section("질의별 값과 평균", columns, rows, lines))
+    sections.append(Section(_("values by query and their mean"), columns, rows, lines))
     conventions = dict(parts[0].conventions)
-    each = "첫 정답의 순위" if single == "reciprocal_rank" else "전체 관련 수 R"
-    conventions["denominator"] = f"질의 수 {n} (질의마다 {inner}의 분모는 {each})"
-    conventions["cutoff"] = f"k = {k}" if k is not None else f"{NONE} (질의마다 목록 전체)"
+    each = _("the rank of the first relevant item") if single == "reciprocal_rank" else _("all relevant R")
+    conventions["denominator"] = _("{n} queries (in each, the denominator of {inner} is {each})").format(
+        n=n, inner=inner, each=each
+    )
+    conventions["cutoff"] = f"k = {k}" if k is not None else _("none (each query's whole list)")
     return finish(metric, label, value, hand, rows, conventions, sections, decimals, parts=parts)

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from ... import _validation as v
+from ...i18n import _
 from ...registry import METRICS
 from .steps import (
-    NONE,
     Column,
     Explanation,
     Section,
@@ -19,6 +19,7 @@ from .steps import (
     exact_text,
     finish,
     hand_text,
+    none_words,
     round_half_up,
     verify,
 )
@@ -26,14 +27,20 @@ from .steps import (
 
 def explain_rating(metric: str, y_true: Any, *, decimals: int | None, y_pred: Any = None) -> Explanation:
     if y_pred is None:
-        raise ValueError(f"explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=")
+        raise ValueError(
+            _("explain({metric!r}, y_true, y_pred=...) needs the predictions as y_pred=").format(
+                metric=metric
+            )
+        )
     truth, pred = v.check_ratings(y_true, y_pred)
     with np.errstate(over="ignore"):
         errors = pred - truth
         shown = errors**2 if metric in ("mse", "rmse") else np.abs(errors)
         if not np.isfinite(shown.sum()):
-            raise beyond_float_range("y_true, y_pred", f"an error, its square or their sum, under {metric}")
-    key, header = ("squared", "오차²") if metric in ("mse", "rmse") else ("absolute", "|오차|")
+            raise beyond_float_range(
+                "y_true, y_pred", _("an error, its square or their sum, under {metric}").format(metric=metric)
+            )
+    key, header = ("squared", _("error²")) if metric in ("mse", "rmse") else ("absolute", _("|error|"))
     rows = []
     for i in range(truth.size):
         row = {"index": i + 1, "true": float(truth[i]), "pred": float(pred[i]), "error": float(errors[i])}
@@ -42,10 +49,10 @@ def explain_rating(metric: str, y_true: Any, *, decimals: int | None, y_pred: An
             row[key + "_rounded"] = float(round_half_up(shown[i], decimals))
         rows.append(row)
     columns = [
-        Column("index", "번호"),
-        Column("true", "실제"),
-        Column("pred", "예측"),
-        Column("error", "오차(예측−실제)"),
+        Column("index", _("no.")),
+        Column("true", _("true")),
+        Column("pred", _("predicted")),
+        Column("error", _("error (predicted−true)")),
         Column(key, header, decimals),
     ]
     n = truth.size
@@ -62,22 +69,20 @@ def explain_rating(metric: str, y_true: Any, *, decimals: int | None, y_pred: An
     if decimals is not None:
         hand_total = sum((round_half_up(r[key + "_rounded"], decimals) for r in rows), Decimal(0))
         hand = round_half_up(hand_total / n, decimals)
-        lines.append(
-            f"손 계산: {name} = {hand_text(hand_total, decimals)} ÷ {n} = {hand_text(hand, decimals)}"
-        )
+        steps = f"{name} = {hand_text(hand_total, decimals)} ÷ {n} = {hand_text(hand, decimals)}"
+        lines.append(_("by hand: {steps}").format(steps=steps))
         if metric == "rmse":
             hand = round_half_up(hand.sqrt(), decimals)
-            lines.append(
-                f"손 계산: RMSE = √{hand_text(hand_total / n, decimals)} = {hand_text(hand, decimals)}"
-            )
+            steps = f"RMSE = √{hand_text(hand_total / n, decimals)} = {hand_text(hand, decimals)}"
+            lines.append(_("by hand: {steps}").format(steps=steps))
     label = metric.upper()
     value = verify(label, stepwise, METRICS[metric].function(truth, pred))
     conventions = {
-        "gain": NONE,
-        "discount": NONE,
-        "ideal": NONE,
-        "denominator": f"항목 수 N = {n}",
-        "cutoff": NONE,
+        "gain": none_words(),
+        "discount": none_words(),
+        "ideal": none_words(),
+        "denominator": _("number of items N = {n}").format(n=n),
+        "cutoff": none_words(),
     }
-    sections = [Section("항목별 오차", columns, rows, lines)]
+    sections = [Section(_("errors by item"), columns, rows, lines)]
     return finish(metric, label, value, hand, rows, conventions, sections, decimals)

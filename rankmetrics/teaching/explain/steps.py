@@ -12,63 +12,46 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
+from ...i18n import N_, _, language, use_language
 from ...tables import html_table, text_table
+from ..numbers import exact_text, hand_text, round_half_up
 
 # The convention card uses these words and this order for every metric.
 _CARD_FIELDS = (
-    ("gain", "이득"),
-    ("discount", "할인"),
-    ("ideal", "이상적 순서"),
-    ("denominator", "분모"),
-    ("cutoff", "컷오프"),
+    ("gain", N_("gain")),
+    ("discount", N_("discount")),
+    ("ideal", N_("ideal ordering")),
+    ("denominator", N_("denominator")),
+    ("cutoff", N_("cutoff")),
 )
-NONE = "없음"
-GAIN_WORDS = {
-    "linear": "등급 그대로 (linear)",
-    "exponential": "2^등급 − 1 (exponential)",
-    "binary": "관련이면 1 (binary)",
+_GAIN_WORDS = {
+    "linear": N_("the grade itself (linear)"),
+    "exponential": N_("2^grade − 1 (exponential)"),
+    "binary": N_("1 if relevant (binary)"),
 }
-RELEVANT_WORDS = "관련이면 1, 아니면 0 (등급 > 0 이 관련)"
-
-_LEGEND = "칸의 값은 손 계산(반올림)이고, 정확한 값이 다르게 읽히는 칸만 괄호 안에 정확한 값을 적었습니다."
-_EXACT_PLACES = 4  # exact values are shown with 4 decimals, as the documents print them
-
-
-# ---------------------------------------------------------------------------
-# numbers as a person writes them
+_LEGEND = N_(
+    "Cells hold the hand calculation (rounded); where the exact value reads differently, "
+    "it follows in parentheses."
+)
 
 
-def round_half_up(value: float | Decimal, places: int) -> Decimal:
-    """Round half up (0.625 -> 0.63), as taught at school; not Python's round-half-even."""
-    number = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
-    # Enough digits for the whole number plus `places` decimals (1e20 to 10 places needs 31).
-    digits = max(28, number.adjusted() + places + 2)
-    return number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=Context(prec=digits))
+def none_words() -> str:
+    """The card's word for a convention that does not apply."""
+    return _("none")
 
 
-def exact_text(value: float) -> str:
-    """An exact value for reading: whole numbers bare, otherwise 4 decimals without trailing zeros."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and math.isnan(value):
-        return "nan"
-    if float(value).is_integer():
-        return str(int(value))
-    text = f"{float(value):.{_EXACT_PLACES}f}".rstrip("0").rstrip(".")
-    return text
+def gain_words(gain: str) -> str:
+    return _(_GAIN_WORDS[gain])
 
 
-def hand_text(value: Decimal | float, places: int) -> str:
-    """A hand-rounded value: whole numbers bare (3, 0), otherwise exactly `places` decimals."""
-    number = round_half_up(value, places)
-    if number == number.to_integral_value():
-        return str(int(number))
-    return f"{number:.{places}f}"
+def relevant_words() -> str:
+    """The card's gain of the hit-based metrics."""
+    return _("1 if relevant, else 0 (a grade > 0 is relevant)")
 
 
 # ---------------------------------------------------------------------------
@@ -125,6 +108,9 @@ class Explanation:
         The formula lines with the numbers filled in (a property).
     summary : list of str
         In rounding mode: the hand result next to the exact one, and where they part.
+    language : str
+        The language it was made in (:func:`rankmetrics.language` at the time); it
+        renders in that language too.
 
     ``str(e)`` is an aligned text table for a terminal, ``e._repr_html_()`` an
     HTML table for Jupyter, ``e.to_markdown()`` pipe tables for a document. A
@@ -147,6 +133,7 @@ class Explanation:
     ideal_rows: list[dict[str, Any]] | None = None
     difference: str | None = None
     parts: list[Explanation] = field(default_factory=list)
+    language: str = field(default_factory=language)
 
     @property
     def steps(self) -> list[str]:
@@ -155,7 +142,15 @@ class Explanation:
 
     # -- rendering ---------------------------------------------------------
     def __repr__(self) -> str:
-        hand = "" if self.rounded is None else f", 손 계산 {hand_text(self.rounded, self.decimals)}"
+        with use_language(self.language):
+            return self._repr()
+
+    def _repr(self) -> str:
+        hand = (
+            ""
+            if self.rounded is None
+            else _(", by hand {value}").format(value=hand_text(self.rounded, self.decimals))
+        )
         return f"<Explanation {self.label} = {exact_text(self.value)}{hand}>"
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
@@ -189,9 +184,13 @@ class Explanation:
         return out
 
     def __str__(self) -> str:
-        lines = [f"{self.label} 단계표"]
+        with use_language(self.language):
+            return self._text()
+
+    def _text(self) -> str:
+        lines = [_("{label} step table").format(label=self.label)]
         if self.decimals is not None:
-            lines.append(_LEGEND)
+            lines.append(_(_LEGEND))
         for section, headers, cells in self._tables():
             lines.append("")
             lines.append(f"[{section.title}]")
@@ -208,7 +207,11 @@ class Explanation:
 
     def to_markdown(self) -> str:
         """The step tables as Markdown (pipe tables), e.g. for an answer key."""
-        out = [f"*{_LEGEND}*", ""] if self.decimals is not None else []
+        with use_language(self.language):
+            return self._markdown()
+
+    def _markdown(self) -> str:
+        out = [f"*{_(_LEGEND)}*", ""] if self.decimals is not None else []
         for section, headers, cells in self._tables():
             out.append(f"**{_md_escape(section.title)}**")
             out.append("")
@@ -230,9 +233,14 @@ class Explanation:
         return "\n".join(out) + "\n"
 
     def _repr_html_(self) -> str:
-        parts = [f'<div class="rankmetrics-explain"><p><strong>{html.escape(self.label)} 단계표</strong></p>']
+        with use_language(self.language):
+            return self._html()
+
+    def _html(self) -> str:
+        title = _("{label} step table").format(label=self.label)
+        parts = [f'<div class="rankmetrics-explain"><p><strong>{html.escape(title)}</strong></p>']
         if self.decimals is not None:
-            parts.append(f"<p><em>{html.escape(_LEGEND)}</em></p>")
+            parts.append(f"<p><em>{html.escape(_(_LEGEND))}</em></p>")
         for section, headers, cells in self._tables():
             if not headers:
                 parts.append(f"<p>{html.escape(section.title)}</p>")
@@ -252,7 +260,7 @@ def _md_escape(text: str) -> str:
 
 
 def _card(conventions: dict[str, str]) -> str:
-    return "규칙 │ " + " │ ".join(f"{word}: {conventions[key]}" for key, word in _CARD_FIELDS)
+    return _("rules") + " │ " + " │ ".join(f"{_(word)}: {conventions[key]}" for key, word in _CARD_FIELDS)
 
 
 def verify(label: str, stepwise: float, official: float) -> float:
@@ -261,12 +269,16 @@ def verify(label: str, stepwise: float, official: float) -> float:
         stepwise, official, rel_tol=1e-12, abs_tol=1e-12
     )
     if not same:
-        raise AssertionError(f"step table for {label} sums to {stepwise!r} but the metric gives {official!r}")
+        raise AssertionError(
+            _("step table for {label} sums to {stepwise!r} but the metric gives {official!r}").format(
+                label=label, stepwise=stepwise, official=official
+            )
+        )
     return official
 
 
 def cutoff_words(k: int | None, n: int) -> str:
-    return f"k = {k}" if k is not None else f"{NONE} (목록 전체 {n}개)"
+    return f"k = {k}" if k is not None else _("none (the whole list of {n})").format(n=n)
 
 
 def _first_difference(sections: list[Section]) -> str | None:
@@ -279,11 +291,21 @@ def _first_difference(sections: list[Section]) -> str | None:
                 if hand is None or column.places is None or exact is None:
                     continue
                 if round_half_up(hand, column.places) != round_half_up(exact, column.places):
-                    where = f"{row['rank']}위의 " if "rank" in row else ""
-                    return (
-                        f"처음 갈라지는 곳: [{section.title}] {where}{column.header} — 손 계산 "
-                        f"{hand_text(hand, column.places)}, 정확한 값 {exact_text(exact)} "
-                        f"(소수 {column.places}자리로 반올림하면 {hand_text(exact, column.places)})"
+                    cell = (
+                        _("{column} at rank {rank}").format(column=column.header, rank=row["rank"])
+                        if "rank" in row
+                        else column.header
+                    )
+                    return _(
+                        "first parting: [{table}] {cell} — by hand {hand}, exact {exact} "
+                        "(rounded to {places} decimals: {rounded})"
+                    ).format(
+                        table=section.title,
+                        cell=cell,
+                        hand=hand_text(hand, column.places),
+                        exact=exact_text(exact),
+                        places=column.places,
+                        rounded=hand_text(exact, column.places),
                     )
     return None
 
@@ -295,19 +317,32 @@ def _result_lines(
     if hand is None:
         return [], None, None
     rounded = float(round_half_up(hand, decimals))
-    how = f"소수 {decimals}자리"
+    how = _("{places} decimals").format(places=decimals)
     if discount_decimals is not None and discount_decimals != decimals:
-        how += f", 할인표 소수 {discount_decimals}자리"
+        how = _("{places} decimals, discount table {discount_places} decimals").format(
+            places=decimals, discount_places=discount_decimals
+        )
     lines = [
-        (
-            f"손 계산 ({how}): {label} = {hand_text(hand, decimals)}  ·  정확한 값: {exact_text(value)} "
-            f"(소수 {decimals}자리로 반올림하면 {hand_text(value, decimals)})"
+        _(
+            "by hand ({how}): {label} = {hand}  ·  exact: {exact} (rounded to {places} decimals: {rounded})"
+        ).format(
+            how=how,
+            label=label,
+            hand=hand_text(hand, decimals),
+            exact=exact_text(value),
+            places=decimals,
+            rounded=hand_text(value, decimals),
         )
     ]
     note = _first_difference(sections)
     if note is None and round_half_up(hand, decimals) != round_half_up(value, decimals):
-        note = "처음 갈라지는 곳: 마지막 반올림 — 단계마다 반올림한 오차가 쌓였습니다"
-    lines.append(note or f"손 계산이 모든 단계에서 정확한 값(소수 {decimals}자리 반올림)과 같습니다")
+        note = _("first parting: the last rounding — the rounding of every step added up")
+    lines.append(
+        note
+        or _(
+            "the hand calculation equals the exact value (rounded to {places} decimals) at every step"
+        ).format(places=decimals)
+    )
     return lines, rounded, note
 
 
@@ -335,6 +370,8 @@ def finish(
 
 def beyond_float_range(name: str, steps: str) -> ValueError:
     return ValueError(
-        f"{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. "
-        "The metric itself computes with scaled values; call it directly for the result."
+        _(
+            "{name}: the step table would hold numbers beyond the float range (about 1.8e308): {steps}. "
+            "The metric itself computes with scaled values; call it directly for the result."
+        ).format(name=name, steps=steps)
     )

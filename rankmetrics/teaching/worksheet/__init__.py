@@ -15,8 +15,16 @@ and printable HTML), :mod:`.grading` marks a student's answers.
 
 from __future__ import annotations
 
-from .draw import MAX_COUNT, SHEET_METRICS, make_worksheet
+from .draw import MAX_COUNT, make_worksheet, sheet_metrics, worksheet_commands
 from .grading import GradeReport
 from .sheet import Problem, Worksheet
 
-__all__ = ["MAX_COUNT", "SHEET_METRICS", "GradeReport", "Problem", "Worksheet", "make_worksheet"]
+__all__ = [
+    "MAX_COUNT",
+    "GradeReport",
+    "Problem",
+    "Worksheet",
+    "make_worksheet",
+    "sheet_metrics",
+    "worksheet_commands",
+]

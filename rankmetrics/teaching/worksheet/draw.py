@@ -9,25 +9,31 @@ from typing import Any
 import numpy as np
 
 from ... import _validation as v
+from ...i18n import LANGUAGES, _, use_language
 from ...registry import METRICS
 from ..explain import explain
-from ..explain.steps import round_half_up
-from .render import GRADED, MEANS, WITH_UNLISTED
+from ..numbers import round_half_up
+from .render import QUERIES, exercise, graded, of_queries
 from .sheet import Problem, Worksheet
 
-__all__ = ["MAX_COUNT", "SHEET_METRICS", "make_worksheet"]
+__all__ = ["DEFAULT_METRICS", "MAX_COUNT", "make_worksheet", "sheet_metrics", "worksheet_commands"]
 
-#: Names accepted in ``metrics`` (command-line names and function names) -> function name:
-#: every registered metric that worksheets use.
-SHEET_METRICS: dict[str, str] = {
-    name: m.name for m in METRICS.values() if m.worksheet for name in (m.command, m.name) if name
-}
-#: Metrics that get a cutoff k on a sheet: those that need one, and DCG/nDCG. RR, MR and AP
-#: also take k, but a sheet asks for them on the whole list.
-_WITH_CUTOFF = tuple(
-    m.name for m in METRICS.values() if m.worksheet and (m.cutoff == "required" or m.name in GRADED)
-)
-_CHOICES = ", ".join(m.command for m in METRICS.values() if m.worksheet)
+
+def sheet_metrics() -> dict[str, str]:
+    """Names accepted in ``metrics`` (command-line names and function names) -> function name.
+
+    Every metric registered with ``worksheet=Exercise(...)``, read from the registry on each call.
+    """
+    return {name: m.name for m in METRICS.values() if m.worksheet for name in (m.command, m.name) if name}
+
+
+def worksheet_commands() -> list[str]:
+    """The command-line names of the metrics worksheets use, in registry order (the CLI's help)."""
+    return [m.command for m in METRICS.values() if m.worksheet]
+
+
+#: The metrics of a sheet when none are named (the command line's default too).
+DEFAULT_METRICS = ("ndcg", "ap", "rr")
 _POOL = "ABCDEFGH"
 #: The most problems one sheet holds. A class sheet has a handful; a thousand already takes a
 #: second to draw and megabytes to print, and a typo such as ``--count 60000000`` would otherwise
@@ -43,9 +49,10 @@ _REDRAWS = 12
 def make_worksheet(
     seed: int,
     count: int = 6,
-    metrics: Sequence[str] | str = ("ndcg", "ap", "rr"),
+    metrics: Sequence[str] | str = DEFAULT_METRICS,
     *,
     decimals: int = 3,
+    language: str = "ko",
     label: str = "",
 ) -> Worksheet:
     """Draw a worksheet of ``count`` problems, cycling through ``metrics``.
@@ -64,6 +71,9 @@ def make_worksheet(
         (function names such as ``average_precision`` work too).
     decimals : int from 0 to 15
         Decimals of the hand calculation and of the answers; 0 rounds to whole numbers.
+    language : {"ko", "en"}
+        The language of the sheet, the key and the grading. Korean unless told: worksheets
+        are made for Korean classrooms, whatever :func:`rankmetrics.set_language` says.
     label : str, optional
         Printed in front of the title of the sheet and of the key, e.g. the lesson the sheet
         belongs to, so that a teacher with several similar sheets can tell them apart on paper.
@@ -86,28 +96,54 @@ def make_worksheet(
     >>> [row["verdict"] for row in sheet.grade({1: 0.21, 2: 0.17, 3: 0.5}).rows]
     ['정답', '반올림 차이', '오답']
     """
+    if language not in LANGUAGES:
+        raise ValueError(
+            _("language must be one of {choices}; got {value}").format(
+                choices=", ".join(LANGUAGES), value=v.show(language)
+            )
+        )
+    # Bad input is refused in the package's language, as everywhere; the sheet is in its own.
+    seed, count, decimals, chosen = _checked(seed, count, metrics, decimals)
+    if not isinstance(label, str) or "\n" in label:
+        raise ValueError(
+            _("label must be one line of text, e.g. a lesson's name; got {value}").format(value=v.show(label))
+        )
+    with use_language(language):
+        return _draw(seed, count, decimals, chosen, language, label.strip())
+
+
+def _checked(seed: Any, count: Any, metrics: Any, decimals: Any) -> tuple[int, int, int, list[str]]:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {v.show(seed)}")
+        raise ValueError(_("seed must be a non-negative integer; got {value}").format(value=v.show(seed)))
     if (
         isinstance(count, (bool, np.bool_))
         or not isinstance(count, numbers.Integral)
         or not 1 <= count <= MAX_COUNT
     ):
         raise ValueError(
-            f"count must be a positive integer up to {MAX_COUNT} (one sheet, not a book); got {v.show(count)}"
+            _("count must be a positive integer up to {most} (one sheet, not a book); got {value}").format(
+                most=MAX_COUNT, value=v.show(count)
+            )
         )
     count = int(count)
     decimals = v.check_decimals(decimals)
-    if not isinstance(label, str) or "\n" in label:
-        raise ValueError(f"label must be one line of text, e.g. a lesson's name; got {v.show(label)}")
     names = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else list(metrics)
     if not names:
-        raise ValueError("metrics is empty; name at least one metric, e.g. 'ndcg,ap,rr'")
+        raise ValueError(_("metrics is empty; name at least one metric, e.g. 'ndcg,ap,rr'"))
+    accepted = sheet_metrics()
     chosen = []
     for name in names:
-        if not isinstance(name, str) or name not in SHEET_METRICS:
-            raise ValueError(f"metrics must be chosen from {_CHOICES}; got {v.show(name)}")
-        chosen.append(SHEET_METRICS[name])
+        if not isinstance(name, str) or name not in accepted:
+            raise ValueError(
+                _("metrics must be chosen from {choices}; got {value}").format(
+                    choices=", ".join(worksheet_commands()), value=v.show(name)
+                )
+            )
+        chosen.append(accepted[name])
+    return int(seed), count, decimals, chosen
+
+
+def _draw(seed: int, count: int, decimals: int, chosen: list[str], language: str, label: str) -> Worksheet:
     rng = np.random.default_rng(int(seed))
     answered: dict[str, set] = {}  # metric -> the answers its problems already have
     exhausted: set[str] = set()  # metrics whose answers ran out: no more redraws for them
@@ -115,7 +151,7 @@ def make_worksheet(
     for i in range(count):
         metric = chosen[i % len(chosen)]
         seen = answered.setdefault(metric, set())
-        for _ in range(1 if metric in exhausted else _REDRAWS):
+        for _attempt in range(1 if metric in exhausted else _REDRAWS):
             x, k, kwargs = _draw_inputs(metric, rng)
             # the metric itself, not explain: a redraw costs one cheap call
             answer = round_half_up(METRICS[metric].function(x, k, **kwargs), decimals)
@@ -126,14 +162,15 @@ def make_worksheet(
         seen.add(answer)
         explanation = explain(metric, x, k, decimals=decimals, **kwargs)
         problems.append(Problem(i + 1, metric, x, k, kwargs, explanation))
-    return Worksheet(int(seed), decimals, tuple(problems), label=label.strip())
+    return Worksheet(int(seed), decimals, tuple(problems), language, label=label)
 
 
 def _draw_inputs(metric: str, rng: np.random.Generator) -> tuple[Any, int | None, dict[str, Any]]:
     """One problem's input: (x, k, keywords) for the metric function."""
-    if metric in MEANS:
+    sheet = exercise(metric)
+    if of_queries(metric):
         queries = []
-        for _ in range(3):
+        for _query in range(QUERIES):
             hits = rng.random(4) < 0.35
             if not hits.any():
                 hits[int(rng.integers(4))] = True
@@ -143,12 +180,12 @@ def _draw_inputs(metric: str, rng: np.random.Generator) -> tuple[Any, int | None
     pool = [str(item) for item in rng.permutation(list(_POOL))]
     ranking, unlisted = pool[:n], pool[n:]
     kwargs: dict[str, Any] = {}
-    if metric in GRADED:
+    if graded(metric):
         grades = [int(g) for g in rng.integers(0, 4, size=n)]
         if not any(grades):
             grades[int(rng.integers(n))] = int(rng.integers(1, 4))
         relevant = {item: g for item, g in zip(ranking, grades) if g > 0}
-        if metric == "ndcg" and rng.random() < 1 / 3:
+        if sheet.unlisted and rng.random() < 1 / 3:
             relevant[unlisted[0]] = int(rng.integers(1, 4))
         if rng.random() < 0.25:
             kwargs["gain"] = "exponential"
@@ -157,8 +194,8 @@ def _draw_inputs(metric: str, rng: np.random.Generator) -> tuple[Any, int | None
         if not hits.any():
             hits[int(rng.integers(n))] = True
         relevant = {item: 1 for item, h in zip(ranking, hits) if h}
-        if metric in WITH_UNLISTED:
+        if sheet.unlisted:
             for item in unlisted[: int(rng.integers(0, 3))]:
                 relevant[item] = 1
-    k = int(rng.integers(3, n + 1)) if metric in _WITH_CUTOFF else None
+    k = int(rng.integers(3, n + 1)) if sheet.cutoff else None
     return ranking, k, {"relevant": relevant, **kwargs}

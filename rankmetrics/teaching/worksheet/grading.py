@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -11,13 +12,19 @@ from typing import Any
 import numpy as np
 
 from ... import _validation as v
+from ...i18n import N_, _, use_language
 from ...tables import html_table, text_table
-from ..explain.steps import hand_text, round_half_up
+from ..numbers import hand_text, round_half_up
 
 __all__ = ["GradeReport", "grade"]
 
+# The verdicts, as message ids: a report shows them in its language ("정답" in Korean).
+BLANK, WRONG, RIGHT, SLIP = N_("blank"), N_("wrong"), N_("right"), N_("rounding slip")
 
-def grade(problems: Sequence[Any], decimals: int, answers: Mapping[int, Any] | Sequence[Any]) -> GradeReport:
+
+def grade(
+    problems: Sequence[Any], decimals: int, answers: Mapping[int, Any] | Sequence[Any], language: str = "ko"
+) -> GradeReport:
     """Mark a student's answers: {problem number: value} or a list in problem order.
 
     An answer is right when it equals the key's hand-rounded answer or the
@@ -40,27 +47,33 @@ def grade(problems: Sequence[Any], decimals: int, answers: Mapping[int, Any] | S
     A list must hold one answer per problem (``None`` for a blank), so that a
     skipped line cannot shift every later answer; a mapping's keys must be
     problem numbers.
+
+    The verdicts are in ``language`` (Korean unless told); a refused answer is refused in
+    the package's language (:func:`rankmetrics.language`), as every other bad input.
     """
     given = _answers_by_number(answers, [p.number for p in problems])
+    numbers_given = {}
+    for problem in problems:
+        where, answer = given.get(problem.number, ("", None))
+        numbers_given[problem.number] = (answer, None if answer is None else _answer_number(answer, where))
     d = decimals
     rows = []
     for problem in problems:
-        where, answer = given.get(problem.number, ("", None))
-        number = None if answer is None else _answer_number(answer, where)
+        answer, number = numbers_given[problem.number]
         if number is None or number.is_nan():
-            verdict = "빈칸"
+            verdict = BLANK
         elif abs(number - Decimal(repr(float(problem.exact)))) > 1:
             # Neither right nor a slip (both lie within 0.5 of the exact value). Deciding
             # here also keeps infinity and 1e30 away from rounding, which cannot hold them.
-            verdict = "오답"
+            verdict = WRONG
         else:
             mine = round_half_up(number, d)
             if mine in (round_half_up(problem.answer, d), round_half_up(problem.exact, d)):
-                verdict = "정답"
+                verdict = RIGHT
             elif _rounding_slip(number, problem.exact, d):
-                verdict = "반올림 차이"
+                verdict = SLIP
             else:
-                verdict = "오답"
+                verdict = WRONG
         rows.append(
             {
                 "number": problem.number,
@@ -71,7 +84,10 @@ def grade(problems: Sequence[Any], decimals: int, answers: Mapping[int, Any] | S
                 "verdict": verdict,
             }
         )
-    return GradeReport(rows, d)
+    with use_language(language):
+        for row in rows:
+            row["verdict"] = _(row["verdict"])
+    return GradeReport(rows, d, language)
 
 
 def _answers_by_number(answers: Any, problem_numbers: list[int]) -> dict[int, tuple[str, Any]]:
@@ -81,28 +97,38 @@ def _answers_by_number(answers: Any, problem_numbers: list[int]) -> dict[int, tu
         for key, answer in answers.items():
             if isinstance(key, (bool, np.bool_)) or key not in problem_numbers:
                 raise ValueError(
-                    f"answers has an answer for problem {v.show(key)}, but the sheet's problems are "
-                    f"numbered 1 to {len(problem_numbers)}"
+                    _(
+                        "answers has an answer for problem {value}, but the sheet's problems are "
+                        "numbered 1 to {last}"
+                    ).format(value=v.show(key), last=len(problem_numbers))
                 )
             given[int(key)] = (f"answers[{key!r}]", answer)
         return given
     if isinstance(answers, (str, bytes)):
         raise ValueError(
-            "answers must be a list in problem order or a mapping {problem: answer}, "
-            f"not a string; got {v.show(answers)}"
+            _(
+                "answers must be a list in problem order or a mapping {{problem: answer}}, not a string; got {value}"
+            ).format(value=v.show(answers))
         )
     try:
         listed = list(answers)
     except TypeError:
         raise ValueError(
-            f"answers must be a list in problem order or a mapping {{problem: answer}}; got {v.show(answers)}"
+            _("answers must be a list in problem order or a mapping {{problem: answer}}; got {value}").format(
+                value=v.show(answers)
+            )
         ) from None
     if len(listed) != len(problem_numbers):
         raise ValueError(
-            f"answers has {len(listed)} entries but the sheet has {len(problem_numbers)} problems; give one "
-            "answer per problem (None for a blank) or a mapping {problem: answer}"
+            _(
+                "answers has {given} entries but the sheet has {problems} problems; give one "
+                "answer per problem (None for a blank) or a mapping {{problem: answer}}"
+            ).format(given=len(listed), problems=len(problem_numbers))
         )
-    return {n: (f"answers[{i}] (problem {n})", a) for i, (n, a) in enumerate(zip(problem_numbers, listed))}
+    return {
+        n: (_("answers[{index}] (problem {number})").format(index=i, number=n), a)
+        for i, (n, a) in enumerate(zip(problem_numbers, listed))
+    }
 
 
 def _answer_number(answer: Any, where: str) -> Decimal:
@@ -110,7 +136,7 @@ def _answer_number(answer: Any, where: str) -> Decimal:
     if isinstance(answer, Decimal):
         return answer
     if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
-        raise ValueError(f"{where} must be a number; got {v.show(answer)}")
+        raise ValueError(_("{where} must be a number; got {value}").format(where=where, value=v.show(answer)))
     try:
         return Decimal(repr(float(answer)))
     except OverflowError:  # an int or Fraction beyond float range: a number, just not the answer
@@ -145,13 +171,16 @@ class GradeReport:
 
     rows: list[dict[str, Any]]
     decimals: int
+    language: str = "ko"
 
     @property
     def score(self) -> int:
-        return sum(row["verdict"] == "정답" for row in self.rows)
+        with use_language(self.language):
+            right = _(RIGHT)
+        return sum(row["verdict"] == right for row in self.rows)
 
     def _cells(self) -> tuple[list[str], list[list[str]]]:
-        headers = ["문제", "지표", "학생 답", "답안", "정확한 값", "판정"]
+        headers = [_("problem"), _("metric"), _("student's answer"), _("key"), _("exact value"), _("verdict")]
         cells = [
             [
                 str(r["number"]),
@@ -165,13 +194,16 @@ class GradeReport:
         ]
         return headers, cells
 
+    def _total(self) -> str:
+        return _("right {score} / {problems}").format(score=self.score, problems=len(self.rows))
+
     def __str__(self) -> str:
-        headers, cells = self._cells()
-        aligns = ["right", "left", "right", "right", "right", "left"]
-        lines = [text_table(headers, cells, aligns)]
-        lines.append(f"정답 {self.score} / {len(self.rows)}")
-        return "\n".join(lines)
+        with use_language(self.language):
+            headers, cells = self._cells()
+            aligns = ["right", "left", "right", "right", "right", "left"]
+            return "\n".join([text_table(headers, cells, aligns), self._total()])
 
     def _repr_html_(self) -> str:
-        headers, cells = self._cells()
-        return html_table(headers, cells) + f"<p>정답 {self.score} / {len(self.rows)}</p>"
+        with use_language(self.language):
+            headers, cells = self._cells()
+            return html_table(headers, cells) + f"<p>{html.escape(self._total())}</p>"

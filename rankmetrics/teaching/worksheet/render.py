@@ -4,6 +4,12 @@ A sheet is a list of blocks (``("h1", text)``, ``("p", text)``, ``("table", head
 ...), rendered twice, so the Markdown and the printable HTML always say the same thing.
 The students' sheet has a name and class line, the rounding rule, a blank step table under
 every problem and no seed; the seed is on the teacher's key only.
+
+What a problem looks like follows from its metric's registration: the step-table family
+(graded list, one O/X list, three queries) and the :class:`rankmetrics.registry.Exercise`
+in ``worksheet=`` (cutoff, relevant items outside the list, the blank table's columns,
+the line to fill in). The texts are message ids of the catalogue; the caller chooses the
+language (:class:`~rankmetrics.teaching.worksheet.Worksheet` renders in its own).
 """
 
 from __future__ import annotations
@@ -12,29 +18,39 @@ import dataclasses
 import html
 from typing import TYPE_CHECKING
 
+from ...i18n import _, language
 from ...metrics.conventions import discounts
-from ...registry import METRICS
+from ...registry import METRICS, Exercise
 from ...tables import html_table
 from ..explain import Explanation
-from ..explain.steps import hand_text
+from ..numbers import hand_text
 
 if TYPE_CHECKING:
     from .sheet import Problem, Worksheet
 
-# The problem kinds follow from each metric's registration: its step-table family and keywords.
-_ON_SHEETS = [m for m in METRICS.values() if m.worksheet]
-#: Graded lists (gain, discount): DCG and nDCG.
-GRADED = tuple(m.name for m in _ON_SHEETS if m.explain == "dcg")
-#: Problems of three queries: MRR and MAP.
-MEANS = tuple(m.name for m in _ON_SHEETS if m.explain == "mean")
-#: One O/X list whose denominator sees relevant items outside the list (they take ``n_relevant``).
-WITH_UNLISTED = tuple(m.name for m in _ON_SHEETS if m.explain == "hits" and "n_relevant" in m.keywords)
-#: Metrics whose value for one list is 0 or 1: asked, and keyed, as a whole number.
-WHOLE = ("hit_rate",)
-#: The metrics whose step table needs the precision at each relevant rank; the key of any
-#: other problem leaves that column out (a P@K sheet for lesson 1 does not teach AP).
-_USES_PRECISION_AT_HITS = ("average_precision", "mean_average_precision")
 _BLANK = "______"
+#: The queries of a problem of queries (MRR, MAP).
+QUERIES = 3
+
+
+def exercise(metric: str) -> Exercise:
+    """The kind of problem worksheets set on ``metric``, from its registration."""
+    return METRICS[metric].worksheet
+
+
+def graded(metric: str) -> bool:
+    """A graded list (gain, discount): DCG and nDCG."""
+    return METRICS[metric].explain == "dcg"
+
+
+def of_queries(metric: str) -> bool:
+    """A problem of several queries: MRR and MAP."""
+    return METRICS[metric].explain == "mean"
+
+
+def whole(metric: str) -> bool:
+    """The value of one list is 0 or 1 (HR@K): asked, and keyed, as a whole number."""
+    return exercise(metric).whole
 
 
 # ---------------------------------------------------------------------------
@@ -43,20 +59,20 @@ _BLANK = "______"
 
 def answer_text(problem: Problem, decimals: int) -> str:
     """The key's answer: the sheet's decimals, or a whole number for HR@K (0 or 1)."""
-    if problem.metric in WHOLE:
+    if whole(problem.metric):
         return str(int(problem.answer))
     return f"{problem.answer:.{decimals}f}"
 
 
 def exact_text(problem: Problem) -> str:
-    if problem.metric in WHOLE:
+    if whole(problem.metric):
         return str(int(problem.exact))
     return f"{problem.exact:.4f}"
 
 
 def places(decimals: int) -> str:
-    """How the sheet names its rounding: "소수 3자리", or "정수" for whole numbers."""
-    return f"소수 {decimals}자리" if decimals else "정수"
+    """How the sheet names its rounding: "소수 3자리" ("3 decimals"), or "정수" for whole numbers."""
+    return _("{places} decimals").format(places=decimals) if decimals else _("whole numbers")
 
 
 # ---------------------------------------------------------------------------
@@ -79,11 +95,17 @@ def _labelled(sheet: Worksheet, title: str) -> str:
 
 
 def sheet_title(sheet: Worksheet) -> str:
-    return _labelled(sheet, f"랭킹 지표 학습지: {_topic(sheet)}")
+    """The students' title: the metrics only (no seed: the seed is the teacher's)."""
+    return _labelled(sheet, _("Ranking metrics worksheet: {topic}").format(topic=_topic(sheet)))
 
 
 def key_title(sheet: Worksheet) -> str:
-    return _labelled(sheet, f"랭킹 지표 학습지 답안지 (교사용, 씨앗 {sheet.seed}): {_topic(sheet)}")
+    return _labelled(
+        sheet,
+        _("Ranking metrics worksheet, answer key (for the teacher, seed {seed}): {topic}").format(
+            seed=sheet.seed, topic=_topic(sheet)
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -92,35 +114,53 @@ def key_title(sheet: Worksheet) -> str:
 
 def sheet_blocks(sheet: Worksheet) -> list[tuple]:
     d = sheet.decimals
-    rule = f"중간값은 모두 {places(d)}로 반올림하며(5 이상은 올림) 계산하고, 답도 {places(d)}로 적으세요."
-    if any(p.metric in GRADED for p in sheet.problems):  # an O/X sheet has no grades to read
-        rule += " 등급(관련도)이 0보다 크면 관련 항목입니다."
-    if any(p.metric in WHOLE for p in sheet.problems):
-        rule += " HR@K(적중률)는 0 또는 1이므로 답을 0이나 1로 적으세요."
+    rule = _(
+        "Round every intermediate value to {places} (5 and up rounds up), and write the answer to {places} too."
+    ).format(places=places(d))
+    if any(graded(p.metric) for p in sheet.problems):  # an O/X sheet has no grades to read
+        rule += " " + _("An item whose grade (relevance) is above 0 is relevant.")
+    for metric in dict.fromkeys(p.metric for p in sheet.problems if whole(p.metric)):
+        registered = METRICS[metric]
+        # The Korean name is the glossary's (the metric's Reference); other languages use the label.
+        name = (
+            registered.reference.korean if language() == "ko" and registered.reference else registered.label
+        )
+        rule += " " + _("{symbol}@K ({name}) is 0 or 1, so write 0 or 1 as the answer.").format(
+            symbol=registered.symbol, name=name
+        )
     blocks: list[tuple] = [
         ("h1", sheet_title(sheet)),
-        ("fields", f"이름: {_BLANK * 3}    반: {_BLANK}    번호: {_BLANK}"),
+        ("fields", _("Name: {long}    Class: {blank}    No.: {blank}").format(long=_BLANK * 3, blank=_BLANK)),
         ("p", rule),
-        ("p", "문제마다 아래의 빈 단계표와 빈칸을 한 줄씩 채운 뒤 답을 적으세요."),
+        (
+            "p",
+            _(
+                "For each problem fill in the blank step table below, row by row, and the blanks, then write the answer."
+            ),
+        ),
     ]
     warning = _denominator_warning(sheet.problems)
     if warning:
         blocks.append(("warn", warning))
-    if any(p.metric in GRADED for p in sheet.problems):
-        blocks.append(("p", f"할인표 log2(순위 + 1), {places(d)}:"))
+    if any(graded(p.metric) for p in sheet.problems):
+        blocks.append(("p", _("Discount table log2(rank + 1), {places}:").format(places=places(d))))
         blocks.append(
             (
                 "table",
-                ["순위"] + [str(i) for i in range(1, 7)],
-                [["할인"] + [hand_text(value, d) for value in discounts(6)]],
+                [_("rank")] + [str(i) for i in range(1, 7)],
+                [[_("discount")] + [hand_text(value, d) for value in discounts(6)]],
             )
         )
     for problem in sheet.problems:
-        blocks.append(("h2", f"문제 {problem.number}. {problem.label}"))
+        blocks.append(("h2", _problem_title(problem)))
         blocks.extend(_problem_blocks(problem))
         blocks.extend(_blank_blocks(problem))
-        blocks.append(("p", "답: ____________"))
+        blocks.append(("p", _("Answer: {blank}").format(blank="____________")))
     return blocks
+
+
+def _problem_title(problem: Problem) -> str:
+    return _("Problem {number}. {label}").format(number=problem.number, label=problem.label)
 
 
 def key_blocks(sheet: Worksheet) -> list[tuple]:
@@ -129,15 +169,15 @@ def key_blocks(sheet: Worksheet) -> list[tuple]:
         ("h1", key_title(sheet)),
         (
             "p",
-            (
-                f"답은 손 계산(중간값을 {places(d)}로 반올림)의 결과이고, 정확한 값은 "
-                "반올림 없이 계산한 값입니다. 둘 중 어느 것과 같아도 정답으로 봅니다. "
-                f"같은 학습지를 다시 만드는 씨앗: {sheet.seed}."
-            ),
+            _(
+                "The answer is the hand calculation's (intermediate values rounded to {places}); the "
+                "exact value is computed without rounding. An answer equal to either is right. "
+                "The seed that makes the same sheet again: {seed}."
+            ).format(places=places(d), seed=sheet.seed),
         ),
         (
             "table",
-            ["문제", "지표", "답", "정확한 값"],
+            [_("problem"), _("metric"), _("answer"), _("exact value")],
             [[str(p.number), p.label, answer_text(p, d), exact_text(p)] for p in sheet.problems],
         ),
     ]
@@ -145,9 +185,16 @@ def key_blocks(sheet: Worksheet) -> list[tuple]:
     if warning:
         blocks.append(("warn", warning))
     for problem in sheet.problems:
-        blocks.append(("h2", f"문제 {problem.number}. {problem.label}"))
+        blocks.append(("h2", _problem_title(problem)))
         blocks.extend(_problem_blocks(problem))
-        blocks.append(("p", f"답: {answer_text(problem, d)} (정확한 값 {exact_text(problem)})"))
+        blocks.append(
+            (
+                "p",
+                _("Answer: {answer} (exact value {exact})").format(
+                    answer=answer_text(problem, d), exact=exact_text(problem)
+                ),
+            )
+        )
         blocks.append(("explanation", key_explanation(problem)))
     return blocks
 
@@ -155,7 +202,7 @@ def key_blocks(sheet: Worksheet) -> list[tuple]:
 def key_explanation(problem: Problem) -> Explanation:
     """The step table for the key, without the columns the problem's metric does not use."""
     e = problem.explanation
-    if problem.metric in _USES_PRECISION_AT_HITS:
+    if exercise(problem.metric).precision_at_hits:
         return e
     sections = [
         dataclasses.replace(s, columns=[c for c in s.columns if c.key != "precision"]) for s in e.sections
@@ -170,119 +217,109 @@ def _denominator_warning(problems: tuple[Problem, ...]) -> str | None:
     if not ap or not maps:
         return None
     outside = [p for p in ap if any(item not in p.x for item in p.kwargs["relevant"])]
-    text = "AP의 분모는 언제나 그 질의의 전체 정답 수입니다."
+    text = _("AP's denominator is always the query's number of all relevant items.")
     if outside:
         numbers = ", ".join(str(p.number) for p in outside)
-        text += (
-            f" AP 문제({numbers})에는 목록 밖에도 정답이 있으므로, 목록 안의 O 개수가 아니라 "
-            "문제에 적힌 전체 정답 수로 나눕니다."
-        )
+        text += " " + _(
+            "The AP problems ({numbers}) have relevant items outside the list too, so divide by the "
+            "number of all relevant items the problem gives, not by the O in the list."
+        ).format(numbers=numbers)
     numbers = ", ".join(str(p.number) for p in maps)
-    text += f" MAP 문제({numbers})는 정답이 모두 목록 안에 있어, 질의마다 목록 안의 O 개수로 나눕니다."
+    text += " " + _(
+        "In the MAP problems ({numbers}) every relevant item is in the list, so each query divides by "
+        "its number of O in the list."
+    ).format(numbers=numbers)
     return text
 
 
 def _problem_blocks(problem: Problem) -> list[tuple]:
     metric, x, k = problem.metric, problem.x, problem.k
-    if metric in MEANS:
+    sheet = exercise(metric)
+    mark = {True: "O", False: "X"}
+    if of_queries(metric):
         width = max(len(q) for q in x)
-        rows = [[f"질의 {i}"] + ["O" if g else "X" for g in q] for i, q in enumerate(x, start=1)]
-        what = (
-            "첫 정답 순위의 역수"
-            if metric == "mean_reciprocal_rank"
-            else "평균 정밀도(정답이 모두 목록 안에 있으므로 분모는 그 질의의 O 개수)"
-        )
+        rows = [
+            [_("query {number}").format(number=i)] + [mark[bool(g)] for g in q] for i, q in enumerate(x, 1)
+        ]
         return [
-            ("table", ["순위"] + [str(r) for r in range(1, width + 1)], rows),
-            ("p", f"세 질의의 결과입니다 (O는 정답, X는 오답). 질의마다 {what}를 구해 평균하세요."),
-            ("p", f"구할 값: {problem.label}"),
+            ("table", [_("rank")] + [str(r) for r in range(1, width + 1)], rows),
+            ("p", _(sheet.note).format(relevant="")),
+            ("p", _("Find: {label}").format(label=problem.label)),
         ]
     relevant = problem.kwargs["relevant"]
-    ranks = ["순위"] + [str(i) for i in range(1, len(x) + 1)]
-    items = ["항목"] + list(x)
+    ranks = [_("rank")] + [str(i) for i in range(1, len(x) + 1)]
+    items = [_("item")] + list(x)
     unlisted = [item for item in relevant if item not in x]
     blocks: list[tuple] = []
-    if metric in GRADED:
-        grades = ["등급"] + [str(relevant.get(item, 0)) for item in x]
+    if graded(metric):
+        grades = [_("grade")] + [str(relevant.get(item, 0)) for item in x]
         blocks.append(("table", ranks, [items, grades]))
         gain = problem.kwargs.get("gain", "linear")
-        gain_words = "등급 그대로" if gain == "linear" else "2^등급 − 1"
-        text = f"이득은 {gain_words}, 할인은 log2(순위 + 1)입니다."
-        if metric == "ndcg":
+        gain_words = _("the grade itself") if gain == "linear" else _("2^grade − 1")
+        text = _("The gain is {gain}, the discount log2(rank + 1).").format(gain=gain_words)
+        if "ideal" in METRICS[metric].keywords:
+            every = _("The ideal ordering is made from every judged item.")
             if unlisted:
-                extra = ", ".join(f"{item}(등급 {relevant[item]})" for item in unlisted)
-                text += f" 목록 밖에도 판정된 항목이 있습니다: {extra}. 이상적 순서는 판정된 모든 항목으로 만듭니다."
-            elif k is not None and k < len(x):
-                # "목록 밖" was read as "outside the top k": say that the ideal takes the items below k too
-                text += (
-                    f" 목록의 {len(x)}개 항목 밖에는 관련 항목이 없습니다. 이상적 순서는 "
-                    f"상위 {k}개 밖의 항목까지, 판정된 모든 항목으로 만듭니다."
+                extra = ", ".join(
+                    _("{item} (grade {grade})").format(item=item, grade=relevant[item]) for item in unlisted
                 )
+                text += (
+                    " "
+                    + _("Judged items lie outside the list too: {items}.").format(items=extra)
+                    + " "
+                    + every
+                )
+            elif k is not None and k < len(x):
+                # "outside the list" was read as "outside the top k": say that the ideal uses the items below k too
+                text += " " + _(
+                    "No relevant item lies outside the list's {n} items. The ideal ordering is made from every "
+                    "judged item, those below the top {k} included."
+                ).format(n=len(x), k=k)
             else:
-                text += " 목록 밖에 관련 항목은 없습니다. 이상적 순서는 판정된 모든 항목으로 만듭니다."
+                text += " " + _("No relevant item lies outside the list.") + " " + every
         blocks.append(("p", text))
     else:
-        marks = ["정답"] + ["O" if item in relevant else "X" for item in x]
+        marks = [_("relevant")] + [mark[item in relevant] for item in x]
         blocks.append(("table", ranks, [items, marks]))
-        if metric in WITH_UNLISTED:
-            extra = ", ".join(unlisted) if unlisted else "없음"
-            text = f"전체 정답은 {len(relevant)}개입니다 (목록 밖 정답: {extra})."
-            if metric == "average_precision":
-                text += f" AP의 분모는 전체 정답 수 {len(relevant)}입니다."
+        if sheet.unlisted:
+            extra = ", ".join(unlisted) if unlisted else _("none")
+            text = _("There are {relevant} relevant items in all (outside the list: {unlisted}).").format(
+                relevant=len(relevant), unlisted=extra
+            )
+            if sheet.note:
+                text += " " + _(sheet.note).format(relevant=len(relevant))
             blocks.append(("p", text))
-    cutoff = f" (상위 {k}개까지 봅니다)" if k is not None else ""
-    whole = ". 답은 0 또는 1입니다." if metric in WHOLE else ""
-    blocks.append(("p", f"구할 값: {problem.label}{cutoff}{whole}"))
+    ask = _("Find: {label}").format(label=problem.label)
+    if k is not None:
+        ask += _(" (look at the top {k})").format(k=k)
+    if sheet.whole:
+        ask += _(". The answer is 0 or 1.")
+    blocks.append(("p", ask))
     return blocks
 
 
 def _blank_blocks(problem: Problem) -> list[tuple]:
     """The empty step table the student fills in, row by row, and the last line of the formula."""
     metric, x, k, label = problem.metric, problem.x, problem.k, problem.label
-    depth = k if k is not None else (len(x) if metric not in MEANS else 0)
-    ranks = [[str(r)] for r in range(1, depth + 1)]
-    queries = [[f"질의 {q}"] for q in range(1, len(x) + 1)] if metric in MEANS else []
+    sheet = exercise(metric)
     at = label[len(METRICS[metric].symbol) :]  # "@4" or ""
-    b = _BLANK
-    if metric in GRADED:
-        columns = ["이득", "할인", "이득÷할인", "누적 합"]
-        blocks = [("blank", "내 순위", ["순위", *columns], ranks)]
-        if metric == "ndcg":
-            blocks.append(("blank", "이상적 순서", ["순위", "등급", *columns], ranks))
-            line = f"DCG{at} = {b}    IDCG{at} = {b}    nDCG{at} = DCG ÷ IDCG = {b} ÷ {b} = {b}"
+    line = _(sheet.line).format(label=label, at=at, k=k, blank=_BLANK, queries=len(x))
+    blocks: list[tuple] = []
+    if sheet.columns:
+        columns = [_(column) for column in sheet.columns]
+        if of_queries(metric):
+            rows = [[_("query {number}").format(number=q)] for q in range(1, len(x) + 1)]
+            blocks.append(("blank", _("step table"), [_("query"), *columns], rows))
         else:
-            line = f"DCG{at} = 누적 합의 마지막 값 = {b}"
-        return [*blocks, ("p", line)]
-    if metric in ("precision", "recall", "f1"):
-        line = {
-            "precision": f"{label} = 정답 수 {b} ÷ k {b} = {b}",
-            "recall": f"{label} = 정답 수 {b} ÷ 전체 정답 수 {b} = {b}",
-            "f1": f"P{at} = {b}    R{at} = {b}    {label} = 2 × P × R ÷ (P + R) = {b}",
-        }[metric]
-        return [("blank", "단계표", ["순위", "누적 정답 수"], ranks), ("p", line)]
-    if metric == "hit_rate":
-        return [("p", f"상위 {k}개 안의 정답 수 {b} → {label} = {b} (있으면 1, 없으면 0)")]
-    if metric == "reciprocal_rank":
-        return [("p", f"첫 정답의 순위 {b} → {label} = 1 ÷ {b} = {b}")]
-    if metric == "mean_rank":
-        return [("p", f"정답들의 순위 {b * 2} → {label} = 순위의 합 {b} ÷ 정답 수 {b} = {b}")]
-    if metric == "average_precision":
-        return [
-            ("blank", "단계표", ["순위", "누적 정답 수", "정답 위치의 정밀도"], ranks),
-            ("p", f"{label} = 정밀도의 합 {b} ÷ 전체 정답 수 {b} = {b}"),
-        ]
-    if metric == "mean_reciprocal_rank":
-        return [
-            ("blank", "단계표", ["질의", "첫 정답의 순위", "RR"], queries),
-            ("p", f"{label} = RR의 합 {b} ÷ 질의 수 3 = {b}"),
-        ]
-    if metric == "mean_average_precision":
-        return [
-            ("blank", "단계표", ["질의", "정답 위치의 정밀도들", "정답 수", "AP"], queries),
-            ("p", f"{label} = AP의 합 {b} ÷ 질의 수 3 = {b}"),
-        ]
-    # A metric registered with worksheet=True needs its own template here, not a neighbour's.
-    raise NotImplementedError(f"worksheets have no blank step table for {metric!r}; add one in render.py")
+            depth = k if k is not None else len(x)
+            rows = [[str(r)] for r in range(1, depth + 1)]
+            if graded(metric):
+                blocks.append(("blank", _("my ranking"), [_("rank"), *columns], rows))
+                if "ideal" in METRICS[metric].keywords:
+                    blocks.append(("blank", _("ideal ordering"), [_("rank"), _("grade"), *columns], rows))
+            else:
+                blocks.append(("blank", _("step table"), [_("rank"), *columns], rows))
+    return [*blocks, ("p", line)]
 
 
 # ---------------------------------------------------------------------------
@@ -308,11 +345,11 @@ def markdown(blocks: list[tuple]) -> str:
         elif kind in ("p", "fields"):
             out += [block[1], ""]
         elif kind == "warn":
-            out += [f"> **분모에 주의하세요.** {block[1]}", ""]
+            out += ["> **" + _("Mind the denominator.") + f"** {block[1]}", ""]
         elif kind == "table":  # ("table", header, rows) or ("table", header, rows, aligns)
             out += _md_table(*block[1:])
         elif kind == "blank":
-            out += [f"*{block[1]}* (빈칸을 채우세요)", ""]
+            out += [f"*{block[1]}* " + _("(fill in the blanks)"), ""]
             out += _md_table(block[2], block[3])
         elif kind == "explanation":
             out += [block[1].to_markdown()]
@@ -338,7 +375,8 @@ section.problem { break-inside: avoid; page-break-inside: avoid; }
 """.strip()
 
 
-def html_page(title: str, blocks: list[tuple]) -> str:
+def html_page(title: str, blocks: list[tuple], lang: str = "ko") -> str:
+    """A printable page of blocks; ``lang`` is the page's language (worksheets are Korean unless told)."""
     body: list[str] = []
     open_section = False
     for block in blocks:
@@ -355,7 +393,8 @@ def html_page(title: str, blocks: list[tuple]) -> str:
         elif kind == "fields":
             body.append(f'<p class="fields">{html.escape(block[1])}</p>')
         elif kind == "warn":
-            body.append(f'<p class="warn"><strong>분모에 주의하세요.</strong> {html.escape(block[1])}</p>')
+            warning = html.escape(_("Mind the denominator."))
+            body.append(f'<p class="warn"><strong>{warning}</strong> {html.escape(block[1])}</p>')
         elif kind == "table":
             body.append(html_table(*block[1:]))
         elif kind == "blank":
@@ -367,7 +406,7 @@ def html_page(title: str, blocks: list[tuple]) -> str:
     if open_section:
         body.append("</section>")
     return (
-        '<!DOCTYPE html>\n<html lang="ko">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>\n{_CSS}\n</style>\n</head>\n<body>\n"
         + "\n".join(body)
         + "\n</body>\n</html>\n"

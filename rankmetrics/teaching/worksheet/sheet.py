@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import _validation as v
+from ...i18n import _, use_language
 from ...registry import METRICS
 from ..explain import Explanation
 from . import render
@@ -57,29 +58,37 @@ class Worksheet:
     The students' sheet carries a name and class line, the rounding rule, a blank step table
     under every problem and no seed; the key carries the seed, so that the teacher can make
     the same sheet again.
+
+    Everything it shows is in ``language`` (Korean unless :func:`~rankmetrics.make_worksheet`
+    was told otherwise), whatever language the rest of the package speaks.
     """
 
     seed: int
     decimals: int
     problems: tuple[Problem, ...]
+    language: str = "ko"
     #: Printed in front of both titles (e.g. the lesson); empty for none.
     label: str = ""
 
     @property
     def problem_markdown(self) -> str:
-        return render.markdown(render.sheet_blocks(self))
+        with use_language(self.language):
+            return render.markdown(render.sheet_blocks(self))
 
     @property
     def answer_markdown(self) -> str:
-        return render.markdown(render.key_blocks(self))
+        with use_language(self.language):
+            return render.markdown(render.key_blocks(self))
 
     @property
     def problem_html(self) -> str:
-        return render.html_page(render.sheet_title(self), render.sheet_blocks(self))
+        with use_language(self.language):
+            return render.html_page(render.sheet_title(self), render.sheet_blocks(self), self.language)
 
     @property
     def answer_html(self) -> str:
-        return render.html_page(render.key_title(self), render.key_blocks(self))
+        with use_language(self.language):
+            return render.html_page(render.key_title(self), render.key_blocks(self), self.language)
 
     def files(self) -> dict[str, str]:
         """File name -> content, for the four files :meth:`write` writes."""
@@ -102,24 +111,32 @@ class Worksheet:
         first byte is written, so a refusal leaves the folder as it was.
         """
         if isinstance(out, bytes) or not isinstance(out, (str, os.PathLike)):
-            raise ValueError(f"out must be a folder name (str or Path); got {v.show(out)}")
+            raise ValueError(
+                _("out must be a folder name (str or Path); got {value}").format(value=v.show(out))
+            )
         if not str(out).strip():
             # Path("") is the current folder: an empty --out is a missing value, not a choice.
-            raise ValueError(f"out is empty; name the folder to write into; got {v.show(out)}")
+            raise ValueError(
+                _("out is empty; name the folder to write into; got {value}").format(value=v.show(out))
+            )
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
         targets = [(folder / name, text) for name, text in self.files().items()]
-        for path, _ in targets:
+        for path, _text in targets:
             if path.is_symlink():
                 raise ValueError(
-                    f"{str(path)!r} is a symbolic link; a worksheet is never written through a link "
-                    "(it may point outside the folder). Remove the link or choose another folder."
+                    _(
+                        "{path} is a symbolic link; a worksheet is never written through a link "
+                        "(it may point outside the folder). Remove the link or choose another folder."
+                    ).format(path=repr(str(path)))
                 )
             if path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
             if path.exists() and not force:
-                raise FileExistsError(errno.EEXIST, "file exists; pass force=True to overwrite it", str(path))
+                raise FileExistsError(
+                    errno.EEXIST, _("file exists; pass force=True to overwrite it"), str(path)
+                )
         folder.mkdir(parents=True, exist_ok=True)
         # O_EXCL: a file that appeared since the check is still not overwritten;
         # O_NOFOLLOW: a link that appeared since the check is not followed.
@@ -138,4 +155,4 @@ class Worksheet:
         See :func:`rankmetrics.teaching.worksheet.grading.grade` for what counts as right,
         as a rounding slip ("반올림 차이") and as a blank.
         """
-        return grade(self.problems, self.decimals, answers)
+        return grade(self.problems, self.decimals, answers, self.language)
