@@ -12,6 +12,9 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
+# Notebooks that write files other notebooks read run first: worksheets.ipynb writes the
+# worksheet sets (book/worksheets/*) that lesson_plans.ipynb reads.
+FIRST = ("worksheets.ipynb",)
 
 
 def run(path: Path) -> None:
@@ -25,6 +28,7 @@ def run(path: Path) -> None:
 
 def main(argv: list[str]) -> None:
     paths = [Path(a).resolve() for a in argv] or sorted((ROOT / "book").glob("**/*.ipynb"))
+    paths.sort(key=lambda path: path.name not in FIRST)  # stable: otherwise as given
     for path in paths:
         if ".ipynb_checkpoints" not in path.parts:
             run(path)
