@@ -331,16 +331,13 @@ def evaluate_measures(
     depth = None if whole or c.ties == "average" else deepest
     qrels_given = qrels
     # pandas DataFrames (ir_measures' columns) become the reader's records; files and dicts go on as they are.
-    qrels = files.judgements(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
+    qrels = files.judged(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
     if not qrels:
         raise ValueError("qrels holds no judgement at all")
-    # unjudged="zero": a query of the run without judgements is ranked against none.
-    judgements = qrels if c.unjudged == "skip" else _NoneJudged(qrels)
 
     def score(groups: Records) -> dict[str, np.ndarray]:
-        ranked = ranking.rank(
-            groups, judgements, depth, c.ties, c.score_precision, c.judged_only, c.max_documents
-        )
+        # unjudged="zero": a query of the run without judgements is ranked against none.
+        ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
         return _score(ranked, measures, c)
 
     queries: list[str] = []
@@ -395,13 +392,6 @@ def evaluate_measures(
 def _rereadable(source: Any) -> bool:
     """A path or a dict can be read again (Evaluation.explain); an open file cannot."""
     return isinstance(source, (str, os.PathLike, dict))
-
-
-class _NoneJudged(dict):
-    """The judgements, and no judgement (an empty dict) for any other query."""
-
-    def __missing__(self, qid: str) -> dict:
-        return {}
 
 
 def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:

@@ -65,7 +65,8 @@ from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
 from .mappings import flatten, from_mapping
-from .records import Records, check_unique, chunked, grouped, padded_rows
+from .ranking import Judgements
+from .records import Records, check_unique, chunked, doc_keys, grouped, padded_rows
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
@@ -317,6 +318,15 @@ def qrels_records(source: Any, fractional_grades: str = "error") -> Records:
     return _whole_grades(records, label, policy)
 
 
+def judged(source: Any, fractional_grades: str = "error") -> Judgements:
+    """Judgements for :func:`rankmetrics.trec.ranking.rank` to match run documents against, by array work.
+
+    The qrels' records as the reader makes them (document ids as bytes with a
+    key each, not strings); queries without any judgement are left out.
+    """
+    return Judgements(qrels_records(source, fractional_grades))
+
+
 def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[str, int | float]]:
     """Judgements as ``{qid: {docno: grade}}``, for looking grades up by document.
 
@@ -429,12 +439,12 @@ def read_as(source: Any, fmt: _Format, path: str, progress: Any = None) -> Progr
 def first_duplicates(records: Records) -> dict[str, str]:
     """Each query's first docno (in strcmp order, as trec_eval sorts) listed more than once.
 
-    Hashes are compared row by row in one array operation; only a query with
-    two equal hashes is looked at document by document.
+    Keys are compared row by row in one array operation; only a query with
+    two equal keys is looked at document by document.
     """
-    if not records.docnos:
+    if not len(records.docnos):
         return {}
-    hashes = np.fromiter(map(hash, records.docnos), dtype=np.int64, count=len(records.docnos))
+    hashes = doc_keys(records.docnos).view(np.int64)
     longest = int(records.lengths.max())
     rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
     inside = np.arange(1, longest) < records.lengths[:, None]
@@ -482,7 +492,7 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState 
     return Records(
         block.texts(qid_at[change]),
         np.diff(np.append(change, at.size)).astype(np.int64),
-        block.texts(at + fmt.docno_field),
+        block.ids(at + fmt.docno_field),
         values,
         lines,
         tag,

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
+from .io.texts import Texts
 from .records import Records
 
 
@@ -51,7 +52,7 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
         assert flat is not None, "a checked mapping flattens"
     qids, docnos, values = flat
     lengths = np.fromiter(map(len, source.values()), dtype=np.int64, count=len(qids))
-    records = Records(qids, lengths, docnos, values, None)
+    records = Records(qids, lengths, Texts.of(docnos), values, None)
     return records if lengths.all() else records.take(np.flatnonzero(lengths))
 
 
