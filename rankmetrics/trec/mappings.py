@@ -21,8 +21,8 @@ from .io.texts import Texts
 from .records import Records
 
 
-def flatten(nested: Mapping) -> tuple[list[str], list[str], np.ndarray] | None:
-    """Query ids, every docno and every value of ``{qid: {docno: number}}``, in order.
+def flatten(nested: Mapping) -> tuple[list[str], Texts, np.ndarray] | None:
+    """Query ids, every docno (as :class:`~rankmetrics.trec.io.texts.Texts`) and every value of ``{qid: {docno: number}}``, in order.
 
     None when the fast route cannot vouch for the input: an id that is not
     text or holds a NUL, an inner value that is not a dict, a value that is
@@ -33,14 +33,16 @@ def flatten(nested: Mapping) -> tuple[list[str], list[str], np.ndarray] | None:
         qids = list(nested)
         inner = list(nested.values())
         docnos = list(chain.from_iterable(inner))
-        text = "".join(qids) + "".join(docnos)  # every id is text (join refuses anything else)
+        names, text = "".join(qids), "\n".join(docnos)  # every id is text (join refuses anything else)
         values = np.array(list(chain.from_iterable(map(dict.values, inner))))
     except (TypeError, ValueError):
         return None
-    if "\x00" in text or values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
+    if "\x00" in names or "\x00" in text:
+        return None
+    if values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
         return None
     values = values.astype(np.float64, copy=False)
-    return (qids, docnos, values) if np.isfinite(values).all() else None
+    return (qids, Texts.of(docnos, text), values) if np.isfinite(values).all() else None
 
 
 def from_mapping(source: Mapping, fmt: Any) -> Records:
@@ -52,7 +54,7 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
         assert flat is not None, "a checked mapping flattens"
     qids, docnos, values = flat
     lengths = np.fromiter(map(len, source.values()), dtype=np.int64, count=len(qids))
-    records = Records(qids, lengths, Texts.of(docnos), values, None)
+    records = Records(qids, lengths, docnos, values, None)
     return records if lengths.all() else records.take(np.flatnonzero(lengths))
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._arrays import pad_right
 from ..metrics.ties import tie_groups
-from .io.texts import Texts, as_texts, same
+from .io.texts import as_texts, same
 from .mappings import flatten
 from .records import Records, doc_keys, padded_rows
 
@@ -82,7 +82,7 @@ class Judgements:
         assert flat is not None, "Judgements.of takes clean judgements; the reader checks a user's"
         qids, docnos, values = flat
         lengths = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qids))
-        return Judgements(Records(qids, lengths, Texts.of(docnos), values))
+        return Judgements(Records(qids, lengths, docnos, values))
 
     def __len__(self) -> int:
         return len(self.records)

@@ -24,6 +24,7 @@ import numpy as np
 
 _LONG = 64  # ids longer than this become strings one by one, to bound the padded arrays
 _PAD = _LONG + 16  # zero bytes after the last id: the words read from any id stay inside the buffer
+_SLICE = 1 << 16  # ids keyed at a time
 _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the first k bytes of a word
 # Multipliers of the key's mixing steps (splitmix64's, odd 64-bit constants).
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -62,6 +63,10 @@ def keys(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
     word past an id's end is not read. Different ids rarely share a key (about
     one pair in 2**64), and matches are confirmed on the bytes anyway.
     """
+    if begins.size > _SLICE:  # a slice at a time, so that its arrays stay in the caches
+        return np.concatenate(
+            [keys(raw, begins[i : i + _SLICE], ends[i : i + _SLICE]) for i in range(0, begins.size, _SLICE)]
+        )
     lengths = ends - begins
     key = lengths.astype(np.uint64) * _GOLDEN
     if not lengths.size:
@@ -125,10 +130,13 @@ class Texts(Sequence[str]):
         self._strings = strings
 
     @staticmethod
-    def of(strings: Sequence[str]) -> Texts:
-        """Ids given as Python strings (a dict's keys): their UTF-8 bytes, one after another."""
+    def of(strings: Sequence[str], joined: str | None = None) -> Texts:
+        """Ids given as Python strings (a dict's keys): their UTF-8 bytes, one after another.
+
+        ``joined``, when given, is ``"\\n".join(strings)``, already made.
+        """
         strings = strings if isinstance(strings, list) else list(strings)
-        text = "\n".join(strings)
+        text = "\n".join(strings) if joined is None else joined
         data = text.encode("utf-8", "surrogatepass")
         raw = np.zeros(len(data) + _PAD, dtype=np.uint8)
         raw[: len(data)] = np.frombuffer(data, dtype=np.uint8)
@@ -221,12 +229,12 @@ def same(a: Texts, at_a: np.ndarray, b: Texts, at_b: np.ndarray) -> np.ndarray:
         return equal
     words_a, words_b = every_word(a.raw), every_word(b.raw)
     begins_a, begins_b = a.begins[at_a], b.begins[at_b]
+    lengths = np.where(equal, lengths, 0)  # ids of different lengths: no word read
+    shortest = int(lengths.min())
     for j in range(-(-int(lengths.max()) // 8)):
-        at = np.flatnonzero(equal & (lengths > 8 * j))
-        if not at.size:
-            break
+        at = slice(None) if 8 * j < shortest else np.flatnonzero(lengths > 8 * j)  # ids this long
         keep = _KEEP[np.minimum(lengths[at] - 8 * j, 8)]
-        equal[at] = (words_a[begins_a[at] + 8 * j] & keep) == (words_b[begins_b[at] + 8 * j] & keep)
+        equal[at] &= (words_a[begins_a[at] + 8 * j] & keep) == (words_b[begins_b[at] + 8 * j] & keep)
     return equal
 
 
