@@ -372,7 +372,8 @@ def evaluate_measures(
         )
 
     order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
-    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[order] for m in measures}
+    at = np.array(order, dtype=np.int64)  # one conversion, not one per measure
+    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[at] for m in measures}
     run_id = noted.get("tag", "")  # a run given as a dict has no tag
     for m in measures:
         if m.metric.summary == "run_id":  # known only once the whole run is read
