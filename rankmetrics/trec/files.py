@@ -64,7 +64,7 @@ from .. import _validation as v
 from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
-from .mappings import flatten, from_mapping
+from .mappings import flatten, from_flat, from_mapping
 from .ranking import Judgements
 from .records import Records, check_unique, chunked, doc_keys, grouped, padded_rows
 
@@ -308,23 +308,31 @@ def read_run(source: Any) -> dict[str, dict[str, float]]:
 
 def qrels_records(source: Any, fractional_grades: str = "error") -> Records:
     """Every judgement, grouped by query, checked: what :func:`read_qrels` nests."""
+    return _qrels(source, fractional_grades)[0]
+
+
+def _qrels(source: Any, fractional_grades: str) -> tuple[Records, Mapping | None]:
+    """The judgements' records, and the dict itself when it holds just those (text ids, grades as read)."""
     policy = v.check_choice(fractional_grades, "fractional_grades", FRACTIONAL_GRADES)
     if isinstance(source, Mapping):
-        records, label = from_mapping(source, QRELS), None
-    else:
-        label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
-        records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
-        check_unique(records, label)
-    return _whole_grades(records, label, policy)
+        flat = flatten(source)
+        records = from_mapping(source, QRELS) if flat is None else from_flat(source, flat)
+        checked = _whole_grades(records, None, policy)
+        return checked, source if flat is not None and checked is records else None
+    label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
+    records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
+    check_unique(records, label)
+    return _whole_grades(records, label, policy), None
 
 
 def judged(source: Any, fractional_grades: str = "error") -> Judgements:
-    """Judgements for :func:`rankmetrics.trec.ranking.rank` to match run documents against, by array work.
+    """Judgements for :func:`rankmetrics.trec.ranking.rank` to find each retrieved document's grade in.
 
-    The qrels' records as the reader makes them (document ids as bytes with a
-    key each, not strings); queries without any judgement are left out.
+    The qrels' records as the reader makes them (a file's document ids as
+    bytes with a key each, not strings), and a dict that holds just those
+    judgements as it is; queries without any judgement are left out.
     """
-    return Judgements(qrels_records(source, fractional_grades))
+    return Judgements(*_qrels(source, fractional_grades))
 
 
 def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[str, int | float]]:

@@ -52,6 +52,11 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
         source = _checked_mapping(source, fmt)
         flat = flatten(source)
         assert flat is not None, "a checked mapping flattens"
+    return from_flat(source, flat)
+
+
+def from_flat(source: Mapping, flat: tuple[list[str], Texts, np.ndarray]) -> Records:
+    """Records of a clean mapping that :func:`flatten` has flattened; queries without any record left out."""
     qids, docnos, values = flat
     lengths = np.fromiter(map(len, source.values()), dtype=np.int64, count=len(qids))
     records = Records(qids, lengths, docnos, values, None)

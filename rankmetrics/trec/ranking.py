@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
 
 from .._arrays import pad_right
 from ..metrics.ties import tie_groups
-from .io.texts import as_texts, same
+from .io.texts import Texts, as_texts, same
 from .mappings import flatten
 from .records import Records, doc_keys, padded_rows
 
@@ -50,30 +51,32 @@ class Ranked:
 
 
 class Judgements:
-    """Judgements grouped by query, for finding each retrieved document's grade without a dict.
+    """Judgements grouped by query, for finding each retrieved document's grade.
 
-    Each judgement gets one 64-bit number: its query's row in the high bits,
-    the high bits of its document's key (:func:`~rankmetrics.trec.io.texts.keys`)
-    in the rest. These are sorted once; a retrieved document's number is then
-    found by ``searchsorted``, and the match is confirmed on the bytes of both
-    ids, so keys that collide never lend a document another's grade. A query
-    in which two judged documents share a number (their keys agree in those
-    bits, about one pair in 2**49) has its documents matched by text instead.
+    Read from a file, the judgements are matched by array work: each gets one
+    64-bit number, its query's row in the high bits and the high bits of its
+    document's key (:func:`~rankmetrics.trec.io.texts.keys`) in the rest.
+    These are sorted once; a retrieved document's number is then found by
+    ``searchsorted``, and the match is confirmed on the bytes of both ids, so
+    keys that collide never lend a document another's grade. A query in which
+    two judged documents share a number (their keys agree in those bits,
+    about one pair in 2**49) has its documents matched by text instead.
+
+    Given as a dict (``lookup``, holding just these judgements) and asked
+    about documents that are strings already (a run given as a dict), each
+    document is looked up in its query's dict: the strings' hashes are
+    already computed, and that is cheaper than making their bytes.
     """
 
-    def __init__(self, records: Records):
+    def __init__(self, records: Records, lookup: Mapping[str, Mapping[str, Any]] | None = None):
         if not records.lengths.all():
             records = records.take(np.flatnonzero(records.lengths))
         self.records = records
+        self.lookup = lookup
         self.index = {qid: row for row, qid in enumerate(records.qids)}
         self.starts = np.cumsum(records.lengths) - records.lengths
         self.bits = max(1, len(records).bit_length())  # the high bits that hold the query's row
-        rows = np.repeat(np.arange(len(records), dtype=np.uint64), records.lengths)
-        numbers = _numbers(rows, doc_keys(records.docnos), self.bits)
-        self.order = np.argsort(numbers, kind="stable")
-        self.sorted = numbers[self.order]
-        twice = np.flatnonzero(self.sorted[1:] == self.sorted[:-1])
-        self.by_text = set(rows[self.order[twice]].astype(np.int64).tolist())
+        self._sorted: tuple[np.ndarray, np.ndarray, set[int]] | None = None
 
     @staticmethod
     def of(qrels: Mapping[str, Mapping[str, Any]]) -> Judgements:
@@ -82,7 +85,7 @@ class Judgements:
         assert flat is not None, "Judgements.of takes clean judgements; the reader checks a user's"
         qids, docnos, values = flat
         lengths = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qids))
-        return Judgements(Records(qids, lengths, docnos, values))
+        return Judgements(Records(qids, lengths, docnos, values), qrels)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -93,31 +96,62 @@ class Judgements:
     def __contains__(self, qid: object) -> bool:
         return qid in self.index
 
+    @property
+    def by_text(self) -> set[int]:
+        """The rows whose documents are matched by text (two of their judgements share a number)."""
+        return self._numbers()[2]
+
     def rows(self, qids: list[str]) -> np.ndarray:
         """Each query's row, -1 for a query without judgements."""
         return np.fromiter((self.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
 
+    def _numbers(self) -> tuple[np.ndarray, np.ndarray, set[int]]:
+        """The judgements' numbers sorted, their positions, and the rows to match by text."""
+        if self._sorted is None:
+            records = self.records
+            rows = np.repeat(np.arange(len(records), dtype=np.uint64), records.lengths)
+            numbers = _numbers(rows, doc_keys(records.docnos), self.bits)
+            order = np.argsort(numbers, kind="stable")
+            ordered = numbers[order]
+            twice = np.flatnonzero(ordered[1:] == ordered[:-1])
+            self._sorted = ordered, order, set(rows[order[twice]].astype(np.int64).tolist())
+        return self._sorted
+
     def grades(self, groups: Records, rows: np.ndarray) -> np.ndarray:
         """The grade of every retrieved document, NaN where its query has no judgement of it."""
+        strings = groups.docnos.strings if isinstance(groups.docnos, Texts) else groups.docnos
+        if self.lookup is not None and strings is not None:
+            return self._looked_up(groups.qids, groups.lengths, strings)
         total = len(groups.docnos)
         found = np.full(total, _NAN)
-        per_record = np.repeat(rows, groups.lengths)
-        if not total or not self.sorted.size:
+        ordered, order, by_text = self._numbers()
+        if not total or not ordered.size:
             return found
+        per_record = np.repeat(rows, groups.lengths)
         docnos = as_texts(groups.docnos)
         numbers = _numbers(per_record.astype(np.uint64), docnos.keys, self.bits)
-        at = np.minimum(np.searchsorted(self.sorted, numbers), self.sorted.size - 1)
-        hits = np.flatnonzero((per_record >= 0) & (self.sorted[at] == numbers))
-        judgement = self.order[at[hits]]
+        at = np.minimum(np.searchsorted(ordered, numbers), ordered.size - 1)
+        hits = np.flatnonzero((per_record >= 0) & (ordered[at] == numbers))
+        judgement = order[at[hits]]
         confirmed = same(docnos, hits, as_texts(self.records.docnos), judgement)
         found[hits[confirmed]] = self.records.values[judgement[confirmed]]
-        for query in np.flatnonzero(np.isin(rows, list(self.by_text))).tolist() if self.by_text else ():
+        for query in np.flatnonzero(np.isin(rows, list(by_text))).tolist() if by_text else ():
             row = int(rows[query])
             judged_at = self.records.positions([row]).tolist()
             grade = dict(zip([self.records.docnos[i] for i in judged_at], self.records.values[judged_at]))
             for i in groups.positions([query]).tolist():
                 found[i] = grade.get(groups.docnos[i], _NAN)
         return found
+
+    def _looked_up(self, qids: list[str], lengths: np.ndarray, docnos: list[str]) -> np.ndarray:
+        """Each document's grade from its query's dict, NaN where it has none."""
+        assert self.lookup is not None
+        none: dict[str, Any] = {}
+        judgement = [self.lookup.get(q, none) for q in qids]
+        per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
+        return np.fromiter(
+            map(dict.get, per_record, docnos, repeat(_NAN)), dtype=np.float64, count=len(docnos)
+        )
 
     def every_grade(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every judgement's grade of each query (in file order), one query after another, and their counts."""

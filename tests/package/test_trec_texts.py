@@ -94,3 +94,24 @@ def test_records_of_a_file_hold_texts_and_read_as_strings():
     assert (records.qids, records.docnos) == (["q1", "q2"], ["d1", "d2", "d1"])
     with pytest.raises(ValueError, match="document 'd1' of query 'q1' already appears on line 1"):
         files.qrels_records(io.StringIO("q1 0 d1 1\nq1 0 d1 0\n"))
+
+
+def test_files_and_dicts_in_every_combination_find_the_same_grades(tmp_path):
+    # q1: d2 (grade 0) then d1 (2) then d4 (not judged); q2: d3 (1) then d5 (-1, pooled but unjudged)
+    qrels_text = "q1 0 d1 2\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d5 -1\nq3 0 d9 1\n"
+    run_text = "q1 Q0 d2 1 0.9 t\nq1 Q0 d1 2 0.8 t\nq1 Q0 d4 3 0.7 t\nq2 Q0 d3 1 0.5 t\nq2 Q0 d5 2 0.4 t\n"
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    qrels_dict = {"q1": {"d1": 2, "d2": 0}, "q2": {"d3": 1, "d5": -1}, "q3": {"d9": 1}}
+    run_dict = {"q1": {"d2": 0.9, "d1": 0.8, "d4": 0.7}, "q2": {"d3": 0.5, "d5": 0.4}}
+    expected = {"q1": [0.0, 2.0, 0.0], "q2": [1.0, -1.0, 0.0]}
+    for qrels in (tmp_path / "qrels", qrels_dict):
+        judged = files.judged(qrels)
+        assert (judged.lookup is not None) == isinstance(qrels, dict)
+        for run in (tmp_path / "run", run_dict):
+            groups = next(files.run_records(run, None))
+            ranked = ranking.rank(groups, judged, None, "docno_descending", "float64")
+            assert dict(zip(ranked.queries, ranked.grades.tolist())) == expected
+            assert ranked.judged.tolist() == [[True, True, False], [True, True, False]]
+    # With grades truncated, the dict is not the judgements as read: matched by array work.
+    assert files.judged({"q1": {"d1": 1.5}}, "truncate").lookup is None

@@ -109,34 +109,38 @@ class Texts(Sequence[str]):
     """Ids as UTF-8 bytes in one buffer, with a 64-bit key each; a sequence of ``str`` when read.
 
     Id ``i`` is ``raw[begins[i]:ends[i]]``; ``raw`` is followed by at least
-    ``_PAD`` zero bytes. ``strings``, when known (ids that came as strings),
-    is the same ids as a list, given back as it is.
+    ``_PAD`` zero bytes. Ids that came as strings (:meth:`of`) keep them, and
+    their bytes and keys are made only when first asked for.
     """
 
-    __slots__ = ("_strings", "begins", "ends", "keys", "raw")
+    __slots__ = ("_begins", "_ends", "_joined", "_keys", "_raw", "_strings")
 
     def __init__(
         self,
-        raw: np.ndarray,
-        begins: np.ndarray,
-        ends: np.ndarray,
+        raw: np.ndarray | None,
+        begins: np.ndarray | None,
+        ends: np.ndarray | None,
         keys_: np.ndarray | None = None,
         strings: list[str] | None = None,
+        joined: str | None = None,
     ):
-        self.raw = raw
-        self.begins = begins
-        self.ends = ends
-        self.keys = keys(raw, begins, ends) if keys_ is None else keys_
+        self._raw, self._begins, self._ends, self._keys = raw, begins, ends, keys_
         self._strings = strings
+        self._joined = joined
 
     @staticmethod
     def of(strings: Sequence[str], joined: str | None = None) -> Texts:
-        """Ids given as Python strings (a dict's keys): their UTF-8 bytes, one after another.
+        """Ids given as Python strings (a dict's keys); ``joined``, when given, is ``"\\n".join(strings)``."""
+        return Texts(
+            None, None, None, strings=strings if isinstance(strings, list) else list(strings), joined=joined
+        )
 
-        ``joined``, when given, is ``"\\n".join(strings)``, already made.
-        """
-        strings = strings if isinstance(strings, list) else list(strings)
-        text = "\n".join(strings) if joined is None else joined
+    def _bytes(self) -> None:
+        """The strings' UTF-8 bytes, one after another, and where each begins and ends."""
+        strings = self._strings
+        assert strings is not None
+        text = "\n".join(strings) if self._joined is None else self._joined
+        self._joined = None
         data = text.encode("utf-8", "surrogatepass")
         raw = np.zeros(len(data) + _PAD, dtype=np.uint8)
         raw[: len(data)] = np.frombuffer(data, dtype=np.uint8)
@@ -147,18 +151,49 @@ class Texts(Sequence[str]):
         else:
             ends = np.cumsum([len(s.encode("utf-8", "surrogatepass")) + 1 for s in strings]) - 1
         begins = np.concatenate(([0], ends[:-1] + 1)) if strings else ends
-        return Texts(raw, begins.astype(np.int64), ends.astype(np.int64), strings=strings)
+        self._raw, self._begins, self._ends = raw, begins.astype(np.int64), ends.astype(np.int64)
+
+    @property
+    def raw(self) -> np.ndarray:
+        if self._raw is None:
+            self._bytes()
+        return self._raw
+
+    @property
+    def begins(self) -> np.ndarray:
+        if self._raw is None:
+            self._bytes()
+        return self._begins
+
+    @property
+    def ends(self) -> np.ndarray:
+        if self._raw is None:
+            self._bytes()
+        return self._ends
+
+    @property
+    def keys(self) -> np.ndarray:
+        if self._keys is None:
+            self._keys = keys(self.raw, self.begins, self.ends)
+        return self._keys
+
+    @property
+    def strings(self) -> list[str] | None:
+        """The ids as strings when they are at hand (ids given as strings, or read once), else None."""
+        return self._strings
 
     def __len__(self) -> int:
-        return self.begins.size
+        return len(self._strings) if self._strings is not None else self._begins.size
 
     def __getitem__(self, at: Any) -> Any:
+        if self._strings is not None and not isinstance(at, slice):
+            return self._strings[at]
+        if self._raw is None:  # strings, no bytes made yet
+            return Texts.of(self._strings[at])
         if isinstance(at, slice):
             strings = None if self._strings is None else self._strings[at]
-            return Texts(self.raw, self.begins[at], self.ends[at], self.keys[at], strings)
-        if self._strings is not None:
-            return self._strings[at]
-        return str(memoryview(self.raw)[int(self.begins[at]) : int(self.ends[at])], "utf-8")
+            return Texts(self._raw, self._begins[at], self._ends[at], self.keys[at], strings)
+        return str(memoryview(self._raw)[int(self._begins[at]) : int(self._ends[at])], "utf-8")
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.tolist())
@@ -179,19 +214,20 @@ class Texts(Sequence[str]):
     def tolist(self) -> list[str]:
         """Every id as a string, in order."""
         if self._strings is None:
-            self._strings = decode(self.raw, self.begins, self.ends)
+            self._strings = decode(self._raw, self._begins, self._ends)
         return self._strings
 
     def take(self, at: np.ndarray) -> Texts:
         """The ids at the given positions; the buffer is cut to the span they cover when that is small."""
-        begins, ends, key = self.begins[at], self.ends[at], self.keys[at]
-        strings = None if self._strings is None else [self._strings[i] for i in np.asarray(at).tolist()]
-        raw = self.raw
+        if self._raw is None:  # strings, no bytes made yet
+            return Texts.of([self._strings[i] for i in np.asarray(at).tolist()])
+        begins, ends, key = self._begins[at], self._ends[at], self.keys[at]
+        raw = self._raw
         if begins.size:
             low, high = int(begins.min()), int(ends.max()) + _PAD
             if 2 * (high - low) < raw.size:  # a small part of a large buffer: keep only that part
                 raw, begins, ends = raw[low:high], begins - low, ends - low
-        return Texts(raw, begins, ends, key, strings)
+        return Texts(raw, begins, ends, key)
 
 
 def join(parts: Sequence[Texts]) -> Texts:
@@ -200,6 +236,8 @@ def join(parts: Sequence[Texts]) -> Texts:
         return parts[0]
     if not parts:
         return Texts.of([])
+    if all(p._raw is None for p in parts):  # strings, no bytes made yet
+        return Texts.of([text for p in parts for text in p._strings])
     spans = []
     offsets = []
     size = 0
@@ -211,13 +249,11 @@ def join(parts: Sequence[Texts]) -> Texts:
         size += high - low
     raw = np.zeros(size + _PAD, dtype=np.uint8)
     np.concatenate(spans, out=raw[:size])
-    cached = [p._strings for p in parts]
     return Texts(
         raw,
         np.concatenate([p.begins + o for p, o in zip(parts, offsets)]),
         np.concatenate([p.ends + o for p, o in zip(parts, offsets)]),
         np.concatenate([p.keys for p in parts]),
-        None if any(c is None for c in cached) else [s for c in cached for s in c],
     )
 
 
