@@ -31,12 +31,16 @@ file (``.gz``, as most published TREC runs are) is read as its contents.
 
 Large files are read in blocks of whole lines and split into fields by array
 operations on the bytes, so that ten million lines never make ten million
-Python lists; only document ids become Python strings. The reader is built in
-layers, each in its own module:
+Python lists; document ids stay bytes with a 64-bit key each
+(:mod:`rankmetrics.trec.io.texts`), matched and checked by array work, and
+become Python strings only when read (:func:`read_run`'s dicts, messages). The
+reader is built in layers, each in its own module:
 
 - :mod:`rankmetrics.trec.io.blocks`: bytes to blocks of whole lines (gzip,
   byte-order mark, line ends);
 - :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers;
+- :mod:`rankmetrics.trec.io.texts`: document ids as bytes in one buffer, a
+  key each, strings when asked for;
 - this module: the formats, declared as data (``QRELS``, ``RUN``: which
   field is the query, the document, the value and the tag, and the
   :class:`LineRules`: which lines are skipped, how lines are counted, what a
