@@ -367,7 +367,7 @@ start = time.perf_counter()
 if mode == "baseline":
     import rankmetrics as rm
     from rankmetrics.trec import files
-    files.judgements(qrels_path)
+    files.judged(qrels_path).by_text  # what evaluate holds of the qrels, its search array made
 elif mode == "chunked":
     import rankmetrics as rm
     result = rm.evaluate(qrels_path, run_path, ["map", "P_10", "ndcg_cut_10", "recall_100", "recip_rank"],
@@ -449,7 +449,7 @@ def reading(qrels_path: Path, run_path: Path, repeats: int, peers: set[str]) -> 
             lambda path: next(files.run_records(path, None)),
             run_path,
         ),
-        "the evaluate route's qrels reader (`judgements`, qrels file)": (files.judgements, qrels_path),
+        "the evaluate route's qrels reader (`judged`, qrels file)": (files.judged, qrels_path),
     }
     if "pytrec_eval" in peers:
         jobs["`pytrec_eval.parse_run` (dicts)"] = (pytrec_parse, run_path)

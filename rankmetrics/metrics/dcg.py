@@ -51,13 +51,16 @@ _MAX_LEVELS = 16  # beyond this many grade levels, sorting is cheaper than count
 
 def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
     """Per row, how many grades are >= 1, >= 2, ... >= top; None unless all grades are small integers."""
-    top = grades.max(initial=0.0)  # no judged item at all: an empty row
-    if top > _MAX_LEVELS:
-        return None
     # One byte per grade: the level passes then read an eighth of the memory. The
-    # byte copy equals the grades only when every grade is a whole number >= 0.
-    small = grades.astype(np.uint8)
+    # byte copy equals the grades only when every grade is a whole number from 0 to
+    # 255 (a cast out of range may warn; it is then refused here). The largest grade
+    # is read from the bytes: a pass over an eighth of the memory, not over the floats.
+    with np.errstate(invalid="ignore"):
+        small = grades.astype(np.uint8)
     if not (small == grades).all():
+        return None
+    top = int(small.max(initial=0))  # no judged item at all: an empty row
+    if top > _MAX_LEVELS:
         return None
     # Count in bytes when a row is shorter than 256: no widening of a million-row batch.
     count = np.uint8 if grades.shape[1] < 256 else np.int64

@@ -332,16 +332,13 @@ def evaluate_measures(
     depth = None if whole or c.ties == "average" else deepest
     qrels_given = qrels
     # pandas DataFrames (ir_measures' columns) become the reader's records; files and dicts go on as they are.
-    qrels = files.judgements(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
+    qrels = files.judged(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
     if not qrels:
         raise ValueError(_("qrels holds no judgement at all"))
-    # unjudged="zero": a query of the run without judgements is ranked against none.
-    judgements = qrels if c.unjudged == "skip" else _NoneJudged(qrels)
 
     def score(groups: Records) -> dict[str, np.ndarray]:
-        ranked = ranking.rank(
-            groups, judgements, depth, c.ties, c.score_precision, c.judged_only, c.max_documents
-        )
+        # unjudged="zero": a query of the run without judgements is ranked against none.
+        ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
         return _score(ranked, measures, c)
 
     queries: list[str] = []
@@ -374,7 +371,8 @@ def evaluate_measures(
         )
 
     order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
-    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[order] for m in measures}
+    at = np.array(order, dtype=np.int64)  # one conversion, not one per measure
+    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[at] for m in measures}
     run_id = noted.get("tag", "")  # a run given as a dict has no tag
     for m in measures:
         if m.metric.summary == "run_id":  # known only once the whole run is read
@@ -394,13 +392,6 @@ def evaluate_measures(
 def _rereadable(source: Any) -> bool:
     """A path or a dict can be read again (Evaluation.explain); an open file cannot."""
     return isinstance(source, (str, os.PathLike, dict))
-
-
-class _NoneJudged(dict):
-    """The judgements, and no judgement (an empty dict) for any other query."""
-
-    def __missing__(self, qid: str) -> dict:
-        return {}
 
 
 def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:

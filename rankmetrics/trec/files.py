@@ -31,12 +31,16 @@ file (``.gz``, as most published TREC runs are) is read as its contents.
 
 Large files are read in blocks of whole lines and split into fields by array
 operations on the bytes, so that ten million lines never make ten million
-Python lists; only document ids become Python strings. The reader is built in
-layers, each in its own module:
+Python lists; document ids stay bytes with a 64-bit key each
+(:mod:`rankmetrics.trec.io.texts`), matched and checked by array work, and
+become Python strings only when read (:func:`read_run`'s dicts, messages). The
+reader is built in layers, each in its own module:
 
 - :mod:`rankmetrics.trec.io.blocks`: bytes to blocks of whole lines (gzip,
   byte-order mark, line ends);
 - :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers;
+- :mod:`rankmetrics.trec.io.texts`: document ids as bytes in one buffer, a
+  key each, strings when asked for;
 - this module: the formats, declared as data (``QRELS``, ``RUN``: which
   field is the query, the document, the value and the tag, and the
   :class:`LineRules`: which lines are skipped, how lines are counted, what a
@@ -65,8 +69,9 @@ from ..i18n import N_, _
 from .io import tokens
 from .io.blocks import text_blocks
 from .io.tokens import Number
-from .mappings import flatten, from_mapping
-from .records import Records, check_unique, chunked, grouped, padded_rows
+from .mappings import flatten, from_flat, from_mapping
+from .ranking import Judgements
+from .records import Records, check_unique, chunked, doc_keys, grouped, padded_rows
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
@@ -314,14 +319,31 @@ def read_run(source: Any) -> dict[str, dict[str, float]]:
 
 def qrels_records(source: Any, fractional_grades: str = "error") -> Records:
     """Every judgement, grouped by query, checked: what :func:`read_qrels` nests."""
+    return _qrels(source, fractional_grades)[0]
+
+
+def _qrels(source: Any, fractional_grades: str) -> tuple[Records, Mapping | None]:
+    """The judgements' records, and the dict itself when it holds just those (text ids, grades as read)."""
     policy = v.check_choice(fractional_grades, "fractional_grades", FRACTIONAL_GRADES)
     if isinstance(source, Mapping):
-        records, label = from_mapping(source, QRELS), None
-    else:
-        label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
-        records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
-        check_unique(records, label)
-    return _whole_grades(records, label, policy)
+        flat = flatten(source)
+        records = from_mapping(source, QRELS) if flat is None else from_flat(source, flat)
+        checked = _whole_grades(records, None, policy)
+        return checked, source if flat is not None and checked is records else None
+    label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
+    records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
+    check_unique(records, label)
+    return _whole_grades(records, label, policy), None
+
+
+def judged(source: Any, fractional_grades: str = "error") -> Judgements:
+    """Judgements for :func:`rankmetrics.trec.ranking.rank` to find each retrieved document's grade in.
+
+    The qrels' records as the reader makes them (a file's document ids as
+    bytes with a key each, not strings), and a dict that holds just those
+    judgements as it is; queries without any judgement are left out.
+    """
+    return Judgements(*_qrels(source, fractional_grades))
 
 
 def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[str, int | float]]:
@@ -436,12 +458,12 @@ def read_as(source: Any, fmt: _Format, path: str, progress: Any = None) -> Progr
 def first_duplicates(records: Records) -> dict[str, str]:
     """Each query's first docno (in strcmp order, as trec_eval sorts) listed more than once.
 
-    Hashes are compared row by row in one array operation; only a query with
-    two equal hashes is looked at document by document.
+    Keys are compared row by row in one array operation; only a query with
+    two equal keys is looked at document by document.
     """
-    if not records.docnos:
+    if not len(records.docnos):
         return {}
-    hashes = np.fromiter(map(hash, records.docnos), dtype=np.int64, count=len(records.docnos))
+    hashes = doc_keys(records.docnos).view(np.int64)
     longest = int(records.lengths.max())
     rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
     inside = np.arange(1, longest) < records.lengths[:, None]
@@ -489,7 +511,7 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState 
     return Records(
         block.texts(qid_at[change]),
         np.diff(np.append(change, at.size)).astype(np.int64),
-        block.texts(at + fmt.docno_field),
+        block.ids(at + fmt.docno_field),
         values,
         lines,
         tag,

@@ -18,11 +18,12 @@ import numpy as np
 
 from .. import _validation as v
 from ..i18n import _
+from .io.texts import Texts
 from .records import Records
 
 
-def flatten(nested: Mapping) -> tuple[list[str], list[str], np.ndarray] | None:
-    """Query ids, every docno and every value of ``{qid: {docno: number}}``, in order.
+def flatten(nested: Mapping) -> tuple[list[str], Texts, np.ndarray] | None:
+    """Query ids, every docno (as :class:`~rankmetrics.trec.io.texts.Texts`) and every value of ``{qid: {docno: number}}``, in order.
 
     None when the fast route cannot vouch for the input: an id that is not
     text or holds a NUL, an inner value that is not a dict, a value that is
@@ -33,14 +34,16 @@ def flatten(nested: Mapping) -> tuple[list[str], list[str], np.ndarray] | None:
         qids = list(nested)
         inner = list(nested.values())
         docnos = list(chain.from_iterable(inner))
-        text = "".join(qids) + "".join(docnos)  # every id is text (join refuses anything else)
+        names, text = "".join(qids), "\n".join(docnos)  # every id is text (join refuses anything else)
         values = np.array(list(chain.from_iterable(map(dict.values, inner))))
     except (TypeError, ValueError):
         return None
-    if "\x00" in text or values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
+    if "\x00" in names or "\x00" in text:
+        return None
+    if values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
         return None
     values = values.astype(np.float64, copy=False)
-    return (qids, docnos, values) if np.isfinite(values).all() else None
+    return (qids, Texts.of(docnos, text), values) if np.isfinite(values).all() else None
 
 
 def from_mapping(source: Mapping, fmt: Any) -> Records:
@@ -50,6 +53,11 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
         source = _checked_mapping(source, fmt)
         flat = flatten(source)
         assert flat is not None, "a checked mapping flattens"
+    return from_flat(source, flat)
+
+
+def from_flat(source: Mapping, flat: tuple[list[str], Texts, np.ndarray]) -> Records:
+    """Records of a clean mapping that :func:`flatten` has flattened; queries without any record left out."""
     qids, docnos, values = flat
     lengths = np.fromiter(map(len, source.values()), dtype=np.int64, count=len(qids))
     records = Records(qids, lengths, docnos, values, None)

@@ -4,8 +4,10 @@ The engine under :func:`rankmetrics.evaluate`, after :mod:`rankmetrics.trec`
 has read and checked the records. Its design follows where the time goes at
 real sizes (100,000 queries × 100 documents is ten million records):
 
-- **No per-record Python loop.** Each query's documents look up their grades
-  in that query's judgement dict with one ``map(dict.get, ...)``.
+- **No per-record Python object.** A document is matched to its judgement by
+  array work (:class:`Judgements`): each judgement's (query, document key) is
+  sorted once, each retrieved document's is found there by one
+  ``searchsorted``, and every match is confirmed on the document's bytes.
 - **One sort for all queries.** The scores of a group of queries form a padded
   2-D array, sorted row by row in one ``argsort``. trec_eval breaks ties by
   docno, descending; only the rows that really contain tied scores are
@@ -16,6 +18,7 @@ real sizes (100,000 queries × 100 documents is ten million records):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, repeat
 from typing import Any
@@ -24,7 +27,9 @@ import numpy as np
 
 from .._arrays import pad_right
 from ..metrics.ties import tie_groups
-from .records import Records, padded_rows
+from .io.texts import Texts, as_texts, same
+from .mappings import flatten
+from .records import Records, doc_keys, padded_rows
 
 _NAN = float("nan")
 
@@ -42,12 +47,132 @@ class Ranked:
     tie_end: np.ndarray | None = None
 
 
+# ---------------------------------------------------------------- judgements, matched by array work
+
+
+class Judgements:
+    """Judgements grouped by query, for finding each retrieved document's grade.
+
+    Read from a file, the judgements are matched by array work: each gets one
+    64-bit number, its query's row in the high bits and the high bits of its
+    document's key (:func:`~rankmetrics.trec.io.texts.keys`) in the rest.
+    These are sorted once; a retrieved document's number is then found by
+    ``searchsorted``, and the match is confirmed on the bytes of both ids, so
+    keys that collide never lend a document another's grade. A query in which
+    two judged documents share a number (their keys agree in those bits,
+    about one pair in 2**49) has its documents matched by text instead.
+
+    Given as a dict (``lookup``, holding just these judgements) and asked
+    about documents that are strings already (a run given as a dict), each
+    document is looked up in its query's dict: the strings' hashes are
+    already computed, and that is cheaper than making their bytes.
+    """
+
+    def __init__(self, records: Records, lookup: Mapping[str, Mapping[str, Any]] | None = None):
+        if not records.lengths.all():
+            records = records.take(np.flatnonzero(records.lengths))
+        self.records = records
+        self.lookup = lookup
+        self.index = {qid: row for row, qid in enumerate(records.qids)}
+        self.starts = np.cumsum(records.lengths) - records.lengths
+        self.bits = max(1, len(records).bit_length())  # the high bits that hold the query's row
+        self._sorted: tuple[np.ndarray, np.ndarray, set[int]] | None = None
+
+    @staticmethod
+    def of(qrels: Mapping[str, Mapping[str, Any]]) -> Judgements:
+        """Judgements from a clean ``{qid: {docno: grade}}`` (text ids, numbers)."""
+        flat = flatten(qrels)
+        assert flat is not None, "Judgements.of takes clean judgements; the reader checks a user's"
+        qids, docnos, values = flat
+        lengths = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qids))
+        return Judgements(Records(qids, lengths, docnos, values), qrels)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.records.qids)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self.index
+
+    @property
+    def by_text(self) -> set[int]:
+        """The rows whose documents are matched by text (two of their judgements share a number)."""
+        return self._numbers()[2]
+
+    def rows(self, qids: list[str]) -> np.ndarray:
+        """Each query's row, -1 for a query without judgements."""
+        return np.fromiter((self.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
+
+    def _numbers(self) -> tuple[np.ndarray, np.ndarray, set[int]]:
+        """The judgements' numbers sorted, their positions, and the rows to match by text."""
+        if self._sorted is None:
+            records = self.records
+            rows = np.repeat(np.arange(len(records), dtype=np.uint64), records.lengths)
+            numbers = _numbers(rows, doc_keys(records.docnos), self.bits)
+            order = np.argsort(numbers, kind="stable")
+            ordered = numbers[order]
+            twice = np.flatnonzero(ordered[1:] == ordered[:-1])
+            self._sorted = ordered, order, set(rows[order[twice]].astype(np.int64).tolist())
+        return self._sorted
+
+    def grades(self, groups: Records, rows: np.ndarray) -> np.ndarray:
+        """The grade of every retrieved document, NaN where its query has no judgement of it."""
+        strings = groups.docnos.strings if isinstance(groups.docnos, Texts) else groups.docnos
+        if self.lookup is not None and strings is not None:
+            return self._looked_up(groups.qids, groups.lengths, strings)
+        total = len(groups.docnos)
+        found = np.full(total, _NAN)
+        ordered, order, by_text = self._numbers()
+        if not total or not ordered.size:
+            return found
+        per_record = np.repeat(rows, groups.lengths)
+        docnos = as_texts(groups.docnos)
+        numbers = _numbers(per_record.astype(np.uint64), docnos.keys, self.bits)
+        at = np.minimum(np.searchsorted(ordered, numbers), ordered.size - 1)
+        hits = np.flatnonzero((per_record >= 0) & (ordered[at] == numbers))
+        judgement = order[at[hits]]
+        confirmed = same(docnos, hits, as_texts(self.records.docnos), judgement)
+        found[hits[confirmed]] = self.records.values[judgement[confirmed]]
+        for query in np.flatnonzero(np.isin(rows, list(by_text))).tolist() if by_text else ():
+            row = int(rows[query])
+            judged_at = self.records.positions([row]).tolist()
+            grade = dict(zip([self.records.docnos[i] for i in judged_at], self.records.values[judged_at]))
+            for i in groups.positions([query]).tolist():
+                found[i] = grade.get(groups.docnos[i], _NAN)
+        return found
+
+    def _looked_up(self, qids: list[str], lengths: np.ndarray, docnos: list[str]) -> np.ndarray:
+        """Each document's grade from its query's dict, NaN where it has none."""
+        assert self.lookup is not None
+        none: dict[str, Any] = {}
+        judgement = [self.lookup.get(q, none) for q in qids]
+        per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
+        return np.fromiter(
+            map(dict.get, per_record, docnos, repeat(_NAN)), dtype=np.float64, count=len(docnos)
+        )
+
+    def every_grade(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every judgement's grade of each query (in file order), one query after another, and their counts."""
+        known = rows >= 0
+        counts = np.where(known, self.records.lengths[np.where(known, rows, 0)], 0)
+        starts = self.starts[np.where(known, rows, 0)]
+        at = np.arange(int(counts.sum())) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
+        return self.records.values[at], counts
+
+
+def _numbers(rows: np.ndarray, keys: np.ndarray, bits: int) -> np.ndarray:
+    """(row, key) as one sortable uint64: the row in the top ``bits`` bits, the key's top bits after it."""
+    return (rows << np.uint64(64 - bits)) | (keys >> np.uint64(bits))
+
+
 # ---------------------------------------------------------------- ranking
 
 
 def rank(
     groups: Records,
-    qrels: dict[str, dict[str, Any]],
+    qrels: Judgements | Mapping[str, Mapping[str, Any]],
     depth: int | None,
     ties: str,
     score_precision: str = "float32",
@@ -69,16 +194,15 @@ def rank(
     (trec_eval's ``-M``); then ``judged_only`` drops every document without a
     grade >= 0 and closes the gaps (trec_eval's ``-J``, in that order, as
     ``form_res_rels.c`` does). Only the first ``depth`` ranks are kept (all
-    for None). Every query must be in ``qrels``.
+    for None). A query not in ``qrels`` has no judgement.
     """
+    if not isinstance(qrels, Judgements):
+        qrels = Judgements.of(qrels)
     n = len(groups)
     lengths = groups.lengths
-    total = int(lengths.sum())
-    judgement = [qrels[q] for q in groups.qids]
-    # The grade of every retrieved document, NaN where it has no judgement: each
-    # record looks itself up in its own query's judgements.
-    per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
-    found = np.fromiter(map(dict.get, per_record, groups.docnos, repeat(_NAN)), dtype=np.float64, count=total)
+    rows = qrels.rows(groups.qids)
+    # The grade of every retrieved document, NaN where it has no judgement.
+    found = qrels.grades(groups, rows)
     longest = int(lengths.max()) if n else 0
     scores = groups.values
     if score_precision == "float32":
@@ -119,10 +243,7 @@ def rank(
     if ties == "average":
         shown = ordered_scores[:, :width] if longest else np.full((n, 1), _NAN)
         tie_start, tie_end = tie_groups(pad_right(shown, width, _NAN))
-    counts = np.fromiter(map(len, judgement), dtype=np.int64, count=n)
-    every = np.fromiter(
-        chain.from_iterable(map(dict.values, judgement)), dtype=np.float64, count=int(counts.sum())
-    )
+    every, counts = qrels.every_grade(rows)
     return Ranked(
         queries=list(groups.qids),
         grades=np.where(judged, ranked, 0.0),
@@ -145,7 +266,7 @@ def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:
     row = np.repeat(np.arange(rows.size), lengths)
     position = np.arange(row.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     score = scores[rows[row], position]
-    docnos = np.array([groups.docnos[i] for i in groups.positions(rows).tolist()], dtype=str)
+    docnos = np.array(as_texts(groups.docnos).take(groups.positions(rows)).tolist(), dtype=str)
     _, text_order = np.unique(docnos, return_inverse=True)  # code point order = trec_eval's strcmp
     by = np.lexsort((-text_order.ravel(), -score, row))
     order[rows[row], position] = position[by]

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import _
+from .io.texts import Texts, as_texts, join
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,15 @@ class Records:
     """Records of some queries, query after query: ``lengths[i]`` records belong to ``qids[i]``.
 
     One query's records keep their order in the input. ``lines`` gives each
-    record's line in its file, for messages; it is None for a dict.
+    record's line in its file, for messages; it is None for a dict. The
+    document ids are :class:`~rankmetrics.trec.io.texts.Texts` as the reader
+    makes them (bytes and a key each; strings when read), or a list of
+    strings.
     """
 
     qids: list[str]
     lengths: np.ndarray  # int64, records per query
-    docnos: list[str]  # every record's document id
+    docnos: Sequence[str]  # every record's document id (Texts, or a list of str)
     values: np.ndarray  # float64, every record's grade (qrels) or score (run)
     lines: np.ndarray | None = None  # int64, every record's line number
     last_tag: str | None = None  # a run block's last line's tag, which trec_eval prints as the runid
@@ -61,6 +65,8 @@ class Records:
         at = self.positions(index)
         if at.size and at[-1] - at[0] + 1 == at.size and (np.diff(at) == 1).all():
             docnos = self.docnos[int(at[0]) : int(at[-1]) + 1]  # one stretch in order: a slice
+        elif isinstance(self.docnos, Texts):
+            docnos = self.docnos.take(at)
         else:
             docnos = [self.docnos[i] for i in at.tolist()]
         return Records(
@@ -86,10 +92,14 @@ def concat(parts: Sequence[Records]) -> Records:
     if not parts:
         return Records.empty()
     lines = [p.lines for p in parts]
+    if all(isinstance(p.docnos, Texts) for p in parts):
+        docnos: Sequence[str] = join([p.docnos for p in parts])
+    else:
+        docnos = list(chain.from_iterable(p.docnos for p in parts))
     return Records(
         [q for p in parts for q in p.qids],
         np.concatenate([p.lengths for p in parts]),
-        list(chain.from_iterable(p.docnos for p in parts)),
+        docnos,
         np.concatenate([p.values for p in parts]),
         None if any(x is None for x in lines) else np.concatenate(lines),
     )
@@ -173,12 +183,12 @@ def padded_rows(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) 
 def check_unique(records: Records, label: str) -> None:
     """Each document at most once per query; else an error naming both lines (the first such pair).
 
-    Each query's docno hashes are sorted row by row in one array operation;
-    only a query with two equal hashes is then looked at document by document.
+    Each query's docno keys are sorted row by row in one array operation;
+    only a query with two equal keys is then looked at document by document.
     """
-    if not records.docnos:
+    if not len(records.docnos):
         return
-    hashes = np.fromiter(map(hash, records.docnos), dtype=np.int64, count=len(records.docnos))
+    hashes = doc_keys(records.docnos).view(np.int64)
     longest = int(records.lengths.max())
     rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
     inside = np.arange(1, longest) < records.lengths[:, None]
@@ -192,7 +202,7 @@ def check_unique(records: Records, label: str) -> None:
             if earlier != at:
                 pairs.append((query, earlier, at))
     if not pairs:
-        return  # equal hashes of different docnos
+        return  # equal keys of different docnos
     query, earlier, later = min(pairs, key=lambda pair: lines[pair[2]])
     raise ValueError(
         _(
@@ -206,3 +216,8 @@ def check_unique(records: Records, label: str) -> None:
             lines_2=int(lines[earlier]),
         )
     )
+
+
+def doc_keys(docnos: Sequence[str]) -> np.ndarray:
+    """A 64-bit key (uint64) of each document id's UTF-8 bytes: the same for the same id, from a file or a dict."""
+    return as_texts(docnos).keys

@@ -1,5 +1,5 @@
-"""The TREC reader's two lower layers: bytes to lines (:mod:`.blocks`), lines to tokens (:mod:`.tokens`).
+"""The TREC reader's lower layers: bytes to lines (:mod:`.blocks`), lines to tokens (:mod:`.tokens`), ids (:mod:`.texts`).
 
-Neither knows what a qrels or a run file is: :mod:`rankmetrics.trec.files`
+None knows what a qrels or a run file is: :mod:`rankmetrics.trec.files`
 declares the formats and reads the fields out of the tokens.
 """

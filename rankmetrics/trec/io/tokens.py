@@ -18,12 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...i18n import _
+from .texts import _LONG, _PAD, Texts, decode
+from .texts import words as _words
 
 _FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
 _POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
-_LONG = 64  # tokens longer than this are handled one by one, to bound the padded arrays
-_PAD = _LONG + 16  # zero bytes after a block: the words read from any token stay inside
-_KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the first k bytes of a word
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,11 @@ class Tokens:
 
     def texts(self, at: np.ndarray) -> list[str]:
         """The tokens at the given positions as Python strings."""
-        return _texts(self.blob, self.raw, self.begins[at], self.ends[at])
+        return decode(self.raw, self.begins[at], self.ends[at])
+
+    def ids(self, at: np.ndarray) -> Texts:
+        """The tokens at the given positions as :class:`~rankmetrics.trec.io.texts.Texts` (no strings made)."""
+        return Texts(self.raw, self.begins[at], self.ends[at])
 
     def same_as_previous(self, at: np.ndarray) -> np.ndarray:
         """Whether each token at the given positions equals the one before it (False for the first)."""
@@ -167,25 +170,6 @@ def _every_other(lines: np.ndarray, carry: bool) -> np.ndarray:
     return lines[position % 2 == 0]
 
 
-def _words(raw: np.ndarray, begins: np.ndarray, lengths: np.ndarray, width: int, fill: int = 0) -> np.ndarray:
-    """Each token's bytes as little-endian 64-bit words, one token per row, ``fill`` after its end.
-
-    A token's ``j``-th word is read in one step for all tokens, as eight bytes
-    from ``begin + 8 * j`` (``raw`` is a view of the block's bytes that
-    starts a word at every byte), and the bytes beyond the token's end are
-    masked. Each row has ``width`` bytes or a few more (whole words); ``width``
-    is at most ``_LONG + 8``.
-    """
-    every_byte = np.ndarray(shape=(raw.size - 7,), dtype="<u8", buffer=raw, strides=(1,))
-    n_words = max(1, -(-width // 8))
-    words = np.empty((begins.size, n_words), dtype="<u8")
-    fills = np.uint64(fill * 0x0101010101010101)
-    for j in range(n_words):
-        keep = _KEEP[np.clip(lengths - 8 * j, 0, 8)]
-        words[:, j] = (every_byte[begins + 8 * j] & keep) | (fills & ~keep)
-    return words
-
-
 def _any_word(words: np.ndarray) -> np.ndarray:
     """Row-wise any of a (rows, few) boolean array, a column at a time (faster than a reduction)."""
     out = words[:, 0].copy()
@@ -208,25 +192,6 @@ def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np
         tokens = [blob[b:e] for b, e in zip(begins.tolist(), ends.tolist())]
         same[1:] = [a == b for a, b in zip(tokens[1:], tokens[:-1])]
     return same
-
-
-def _texts(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> list[str]:
-    """The tokens as strings: laid out one per row, "\\n" after each, decoded and split at once."""
-    if not begins.size:
-        return []
-    lengths = ends - begins
-    longest = int(lengths.max())
-    if longest >= _LONG:
-        return [blob[b:e].decode("utf-8") for b, e in zip(begins.tolist(), ends.tolist())]
-    # Each row: the token, then "\n" up to one byte past the longest token.
-    rows = _words(raw, begins, lengths, longest + 1, fill=10).view(np.uint8)[:, : longest + 1]
-    # A token holds no white space, and a block is valid UTF-8 that white space never cuts,
-    # so the rows decode as one text, and its "\n"s separate exactly the tokens.
-    parts = np.ascontiguousarray(rows).tobytes().decode("utf-8").split("\n")
-    if int(lengths.min()) == longest:  # one "\n" after each token
-        parts.pop()
-        return parts
-    return list(filter(None, parts))  # shorter tokens leave empty strings between their "\n"s
 
 
 def _numbers(
