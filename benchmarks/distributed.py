@@ -64,13 +64,21 @@ def make_data(rows: int, folder: Path) -> None:
 # ---------------------------------------------------------------- one engine, in its own process
 
 
+def _mark(what: str) -> None:
+    """Tell the harness where the timed part starts or ends, and wait until it has read the CPU times."""
+    print(what, flush=True)
+    sys.stdin.readline()
+
+
 def run_one(engine: str, workers: int, folder: Path, out: Path, shuffle_only: bool) -> None:
     import pandas as pd
 
-    started = time.perf_counter()
+    profile = None
     if engine == "local":
         import rankmetrics as rm
 
+        _mark("start")
+        started = time.perf_counter()
         result = rm.evaluate(
             pd.read_parquet(folder / "qrels.parquet"), pd.read_parquet(folder / "run.parquet"), METRICS
         )
@@ -91,8 +99,9 @@ def run_one(engine: str, workers: int, folder: Path, out: Path, shuffle_only: bo
                 dashboard_address=":0",
                 silence_logs=logging.ERROR,
             ) as cluster,
-            Client(cluster),
+            Client(cluster) as client,
         ):
+            _mark("start")
             ready = time.perf_counter()
             qrels = dd.read_parquet(folder / "qrels.parquet")
             run = dd.read_parquet(folder / "run.parquet")
@@ -105,9 +114,14 @@ def run_one(engine: str, workers: int, folder: Path, out: Path, shuffle_only: bo
                 )
                 frame = None
             else:
-                result = rmd.evaluate(qrels, run, METRICS)
-                frame = result.per_query.compute()
+                from distributed import get_task_stream
+
+                with get_task_stream(client) as stream:
+                    result = rmd.evaluate(qrels, run, METRICS)
+                    frame = result.per_query.compute()
+                profile = _task_profile(stream.data)
             elapsed = time.perf_counter() - ready
+            _mark("end")
     else:
         from pyspark.sql import SparkSession
 
@@ -122,6 +136,7 @@ def run_one(engine: str, workers: int, folder: Path, out: Path, shuffle_only: bo
             .getOrCreate()
         )
         spark.sparkContext.setLogLevel("ERROR")
+        _mark("start")
         ready = time.perf_counter()
         qrels = spark.read.parquet(str(folder / "qrels.parquet"))
         run = spark.read.parquet(str(folder / "run.parquet"))
@@ -135,12 +150,26 @@ def run_one(engine: str, workers: int, folder: Path, out: Path, shuffle_only: bo
             result = rms.evaluate(qrels, run, METRICS)
             frame = result.per_query.toPandas()
         elapsed = time.perf_counter() - ready
+        _mark("end")
         spark.stop()
     if engine == "local":
         elapsed = time.perf_counter() - started
+        _mark("end")
     if frame is not None:
         frame.sort_values("query_id").to_parquet(out.with_suffix(".parquet"))
-    out.write_text(json.dumps({"seconds": elapsed}))
+    out.write_text(json.dumps({"seconds": elapsed, "task_seconds": profile}))
+
+
+def _task_profile(tasks: list[dict]) -> dict[str, float]:
+    """Seconds of dask task work by kind: computing each kind of task, and moving data between workers."""
+    from dask.utils import key_split
+
+    totals: dict[str, float] = {}
+    for task in tasks:
+        for step in task["startstops"]:
+            name = key_split(task["key"]) if step["action"] == "compute" else step["action"]
+            totals[name] = totals.get(name, 0.0) + step["stop"] - step["start"]
+    return {k: round(v, 3) for k, v in sorted(totals.items(), key=lambda kv: -kv[1])}
 
 
 # ---------------------------------------------------------------- the harness
@@ -162,31 +191,72 @@ def _tree_rss(pid: int) -> int:
         return 0
 
 
+def _tree_cpu(pid: int) -> dict[str, float]:
+    """User + system CPU seconds so far of the process and its descendants: the driver, workers, the JVM."""
+    import psutil
+
+    seconds = {"driver": 0.0, "workers": 0.0, "jvm": 0.0}
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return seconds
+    for process in processes:
+        try:
+            times = process.cpu_times()
+            kind = "driver" if process.pid == pid else "jvm" if process.name() == "java" else "workers"
+        except psutil.Error:
+            continue
+        seconds[kind] += times.user + times.system
+    return seconds
+
+
 def measure(python: str, engine: str, workers: int, folder: Path, shuffle_only: bool = False) -> dict:
+    """One engine in a fresh process: wall seconds of the timed part, CPU seconds in it, peak memory."""
     out = folder / f"{engine}-{workers}-{'shuffle' if shuffle_only else 'evaluate'}.json"
     command = [python, __file__, "--one", engine, str(workers), str(folder), str(out)]
     if shuffle_only:
         command.append("--shuffle-only")
     env = dict(os.environ, PYSPARK_PYTHON=python, PYTHONWARNINGS="ignore")
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    done = threading.Event()
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        process = subprocess.Popen(
+            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True
+        )
+        peak = 0
+        done = threading.Event()
 
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, _tree_rss(process.pid))
-            time.sleep(0.05)
+        def sample() -> None:
+            nonlocal peak
+            while not done.is_set():
+                peak = max(peak, _tree_rss(process.pid))
+                time.sleep(0.05)
 
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    _, stderr = process.communicate()
-    done.set()
-    sampler.join()
-    if process.returncode:
-        raise RuntimeError(f"{engine} {workers} failed:\n{stderr[-3000:]}")
-    seconds = json.loads(out.read_text())["seconds"]
-    return {"seconds": round(seconds, 3), "peak_mib": round(peak / 2**20, 1)}
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        marks = {}
+        for line in process.stdout:  # "start" and "end" of the timed part
+            marks[line.strip()] = (_tree_cpu(process.pid), os.getloadavg()[0])
+            process.stdin.write("\n")
+            process.stdin.flush()
+        process.wait()
+        done.set()
+        sampler.join()
+        if process.returncode:
+            errors.seek(0)
+            raise RuntimeError(f"{engine} {workers} failed:\n{errors.read()[-3000:]}")
+    child = json.loads(out.read_text())
+    (cpu_start, load_start), (cpu_end, load_end) = marks["start"], marks["end"]
+    cpu = {kind: round(cpu_end[kind] - cpu_start[kind], 2) for kind in cpu_start if cpu_end[kind]}
+    entry = {
+        "seconds": round(child["seconds"], 3),
+        "cpu_seconds": round(sum(cpu.values()), 2),
+        "cpu_seconds_by_process": cpu,
+        "peak_mib": round(peak / 2**20, 1),
+        "load_average_1min": [round(load_start, 2), round(load_end, 2)],
+    }
+    if child.get("task_seconds"):
+        entry["task_seconds"] = child["task_seconds"]
+    return entry
 
 
 def agreement(folder: Path, engine: str, workers: int) -> float:
@@ -216,9 +286,16 @@ def main() -> None:
             "python": platform.python_version(),
             "system": platform.system(),
         },
+        "commit": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], check=False, cwd=HERE, capture_output=True, text=True
+        ).stdout.strip(),
         "metrics": METRICS,
         "per_query_documents": PER_QUERY,
-        "note": "seconds: from reading the Parquet files to the summary, the cluster already started; "
+        "note": "seconds: from reading the Parquet files to the summary, the cluster already started "
+        "(Python and the packages imported); cpu_seconds: user + system CPU time in that span of the "
+        "process and all of its descendants alive at its end (driver, dask workers, the JVM and its Python "
+        "workers); load_average_1min: the machine's at the start and the end of that span; "
+        "task_seconds: dask's task stream, seconds spent computing each kind of task (and moving data); "
         "peak_mib: resident memory of the process and all of its children (workers, JVM)",
         "sizes": [],
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
@@ -234,22 +311,28 @@ def main() -> None:
             for engine, workers in engines:
                 python = args.spark_python if engine == "spark" else sys.executable
                 key = f"{engine}-{workers}"
-                entry = measure(python, engine, workers, folder)
-                if engine != "local":
-                    entry["shuffle_seconds"] = measure(python, engine, workers, folder, shuffle_only=True)[
-                        "seconds"
-                    ]
-                    entry["max_difference"] = agreement(folder, engine, workers)
+                try:
+                    entry = measure(python, engine, workers, folder)
+                    if engine != "local":
+                        shuffle = measure(python, engine, workers, folder, shuffle_only=True)
+                        entry["shuffle_seconds"] = shuffle["seconds"]
+                        entry["shuffle_cpu_seconds"] = shuffle["cpu_seconds"]
+                        entry["max_difference"] = agreement(folder, engine, workers)
+                except RuntimeError as error:  # e.g. out of memory: kept in the results, the others still run
+                    entry = {"error": str(error)[-1500:]}
                 size["runs"][key] = entry
                 print(rows, key, entry, flush=True)
-            local = size["runs"]["local-1"]["seconds"]
+            local = size["runs"]["local-1"]
             for key, entry in size["runs"].items():
-                entry["ratio_to_local"] = round(entry["seconds"] / local, 3)
-                entry["overhead_us_per_row"] = round((entry["seconds"] - local) / rows * 1e6, 3)
+                if "error" in entry or "error" in local:
+                    continue
+                entry["ratio_to_local"] = round(entry["seconds"] / local["seconds"], 3)
+                entry["overhead_us_per_row"] = round((entry["seconds"] - local["seconds"]) / rows * 1e6, 3)
+                entry["cpu_ratio_to_local"] = round(entry["cpu_seconds"] / local["cpu_seconds"], 3)
             for engine in ("dask", "spark"):
-                if f"{engine}-2" in size["runs"]:
-                    one, two = size["runs"][f"{engine}-1"]["seconds"], size["runs"][f"{engine}-2"]["seconds"]
-                    size[f"{engine}_speedup_2_over_1"] = round(one / two, 3)
+                one, two = size["runs"].get(f"{engine}-1", {}), size["runs"].get(f"{engine}-2", {})
+                if "seconds" in one and "seconds" in two:
+                    size[f"{engine}_speedup_2_over_1"] = round(one["seconds"] / two["seconds"], 3)
             size["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
             results["sizes"].append(size)
             args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
