@@ -273,6 +273,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--spark-python", default=os.environ.get("SPARK_PYTHON"))
     parser.add_argument("--out", type=Path, default=HERE / "DISTRIBUTED.json")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the other sizes already in --out (measure only --rows)"
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--shuffle-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -280,15 +283,17 @@ def main() -> None:
         engine, workers, folder, out = args.one
         run_one(engine, int(workers), Path(folder), Path(out), args.shuffle_only)
         return
+    kept = []
+    if args.keep and args.out.exists():
+        kept = [
+            s for s in json.loads(args.out.read_text(encoding="utf-8"))["sizes"] if s["rows"] not in args.rows
+        ]
     results = {
         "machine": {
             "cores": os.cpu_count(),
             "python": platform.python_version(),
             "system": platform.system(),
         },
-        "commit": subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], check=False, cwd=HERE, capture_output=True, text=True
-        ).stdout.strip(),
         "metrics": METRICS,
         "per_query_documents": PER_QUERY,
         "note": "seconds: from reading the Parquet files to the summary, the cluster already started "
@@ -297,46 +302,80 @@ def main() -> None:
         "workers); load_average_1min: the machine's at the start and the end of that span; "
         "task_seconds: dask's task stream, seconds spent computing each kind of task (and moving data); "
         "peak_mib: resident memory of the process and all of its children (workers, JVM)",
-        "sizes": [],
-        "load_average_start": [round(x, 2) for x in os.getloadavg()],
+        "sizes": kept,
     }
     engines = [("local", 1), ("dask", 1), ("dask", 2)]
     if args.spark_python:
         engines += [("spark", 1), ("spark", 2)]
+
+    def save(size: dict) -> None:  # after every measurement: a run cut short keeps what it measured
+        size["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
+        results["sizes"] = sorted([*kept, size], key=lambda s: s["rows"])
+        args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
     for rows in args.rows:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
+            size = {
+                "rows": rows,
+                "queries": rows // PER_QUERY,
+                "commit": subprocess.run(
+                    ["git", "rev-parse", "--short", "HEAD"],
+                    check=False,
+                    cwd=HERE,
+                    capture_output=True,
+                    text=True,
+                ).stdout.strip(),
+                "load_average_start": [round(x, 2) for x in os.getloadavg()],
+                "complete": False,
+                "runs": {},
+            }
             make_data(rows, folder)
-            size = {"rows": rows, "queries": rows // PER_QUERY, "runs": {}}
+            # Every engine's evaluation first, then the shuffles alone: a run cut short has the main numbers.
             for engine, workers in engines:
                 python = args.spark_python if engine == "spark" else sys.executable
                 key = f"{engine}-{workers}"
                 try:
                     entry = measure(python, engine, workers, folder)
                     if engine != "local":
-                        shuffle = measure(python, engine, workers, folder, shuffle_only=True)
-                        entry["shuffle_seconds"] = shuffle["seconds"]
-                        entry["shuffle_cpu_seconds"] = shuffle["cpu_seconds"]
                         entry["max_difference"] = agreement(folder, engine, workers)
                 except RuntimeError as error:  # e.g. out of memory: kept in the results, the others still run
                     entry = {"error": str(error)[-1500:]}
                 size["runs"][key] = entry
+                _ratios(size)
+                save(size)
                 print(rows, key, entry, flush=True)
-            local = size["runs"]["local-1"]
-            for key, entry in size["runs"].items():
-                if "error" in entry or "error" in local:
+            for engine, workers in engines[1:]:
+                entry = size["runs"][f"{engine}-{workers}"]
+                if "error" in entry:
                     continue
-                entry["ratio_to_local"] = round(entry["seconds"] / local["seconds"], 3)
-                entry["overhead_us_per_row"] = round((entry["seconds"] - local["seconds"]) / rows * 1e6, 3)
-                entry["cpu_ratio_to_local"] = round(entry["cpu_seconds"] / local["cpu_seconds"], 3)
-            for engine in ("dask", "spark"):
-                one, two = size["runs"].get(f"{engine}-1", {}), size["runs"].get(f"{engine}-2", {})
-                if "seconds" in one and "seconds" in two:
-                    size[f"{engine}_speedup_2_over_1"] = round(one["seconds"] / two["seconds"], 3)
-            size["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
-            results["sizes"].append(size)
-            args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+                python = args.spark_python if engine == "spark" else sys.executable
+                shuffle = measure(python, engine, workers, folder, shuffle_only=True)
+                entry["shuffle_seconds"] = shuffle["seconds"]
+                entry["shuffle_cpu_seconds"] = shuffle["cpu_seconds"]
+                entry["shuffle_load_average_1min"] = shuffle["load_average_1min"]
+                save(size)
+                print(rows, engine, workers, "shuffle", shuffle, flush=True)
+            size["complete"] = True
+            save(size)
     print(f"wrote {args.out}")
+
+
+def _ratios(size: dict) -> None:
+    rows, runs = size["rows"], size["runs"]
+    local = runs.get("local-1", {})
+    if "seconds" not in local:
+        return
+    for entry in runs.values():
+        if "seconds" in entry:
+            entry["ratio_to_local"] = round(entry["seconds"] / local["seconds"], 3)
+            entry["overhead_us_per_row"] = round((entry["seconds"] - local["seconds"]) / rows * 1e6, 3)
+            entry["cpu_ratio_to_local"] = round(entry["cpu_seconds"] / local["cpu_seconds"], 3)
+    for engine in ("dask", "spark"):
+        one, two = runs.get(f"{engine}-1", {}), runs.get(f"{engine}-2", {})
+        if "seconds" in one and "seconds" in two:
+            size[f"{engine}_speedup_2_over_1"] = round(one["seconds"] / two["seconds"], 3)
+            size[f"{engine}_cpu_2_over_1"] = round(two["cpu_seconds"] / one["cpu_seconds"], 3)
 
 
 if __name__ == "__main__":
