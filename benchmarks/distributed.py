@@ -549,6 +549,14 @@ def main() -> None:
         action="store_true",
         help="only write the report (--out with .md) from the results in --out",
     )
+    parser.add_argument(
+        "--engines", nargs="+", choices=list(LABELS), help="measure only these (default: all that can run)"
+    )
+    parser.add_argument(
+        "--shuffles",
+        action="store_true",
+        help="measure only the shuffles alone, into the engines' entries already in --out (with --keep)",
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--shuffle-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -560,11 +568,13 @@ def main() -> None:
     if args.report:
         report.write_text(render(json.loads(args.out.read_text(encoding="utf-8"))), encoding="utf-8")
         return
-    kept = []
+    kept, previous = [], {}
     if args.keep and args.out.exists():
-        kept = [
-            s for s in json.loads(args.out.read_text(encoding="utf-8"))["sizes"] if s["rows"] not in args.rows
-        ]
+        for old in json.loads(args.out.read_text(encoding="utf-8"))["sizes"]:
+            if old["rows"] in args.rows:
+                previous[old["rows"]] = old  # its other engines' entries stay
+            else:
+                kept.append(old)
     results = {
         "machine": {
             "cores": os.cpu_count(),
@@ -584,6 +594,8 @@ def main() -> None:
     engines = [("local", 1), ("dask", 1), ("dask", 2)]
     if args.spark_python:
         engines += [("spark", 1), ("spark", 2)]
+    if args.engines:
+        engines = [e for e in engines if f"{e[0]}-{e[1]}" in args.engines]
 
     def save(size: dict) -> None:  # after every measurement: a run cut short keeps what it measured
         size["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
@@ -608,9 +620,11 @@ def main() -> None:
                 "complete": False,
                 "runs": {},
             }
+            if rows in previous:
+                size = {**previous[rows], "complete": False}
             make_data(rows, folder)
             # Every engine's evaluation first, then the shuffles alone: a run cut short has the main numbers.
-            for engine, workers in engines:
+            for engine, workers in [] if args.shuffles else engines:
                 python = args.spark_python if engine == "spark" else sys.executable
                 key = f"{engine}-{workers}"
                 try:
@@ -623,9 +637,9 @@ def main() -> None:
                 _ratios(size)
                 save(size)
                 print(rows, key, entry, flush=True)
-            for engine, workers in engines[1:]:
-                entry = size["runs"][f"{engine}-{workers}"]
-                if "error" in entry:
+            for engine, workers in engines:
+                entry = size["runs"].get(f"{engine}-{workers}", {"error": "not measured"})
+                if engine == "local" or "error" in entry:
                     continue
                 python = args.spark_python if engine == "spark" else sys.executable
                 shuffle = measure(python, engine, workers, folder, shuffle_only=True)
@@ -634,7 +648,11 @@ def main() -> None:
                 entry["shuffle_load_average_1min"] = shuffle["load_average_1min"]
                 save(size)
                 print(rows, engine, workers, "shuffle", shuffle, flush=True)
-            size["complete"] = True
+            size["complete"] = all(
+                "seconds" in size["runs"].get(key, {})
+                and (key == "local-1" or "shuffle_seconds" in size["runs"][key])
+                for key in LABELS
+            )
             save(size)
     print(f"wrote {args.out}")
 
