@@ -323,7 +323,7 @@ def render(results: dict) -> str:
         out += _size_section(size)
     largest = results["sizes"][-1]
     out += _targets(largest)
-    out += _why(largest, results["machine"]["cores"])
+    out += _why(largest, results["machine"]["cores"], results["sizes"][:-1])
     return "\n".join(out) + "\n"
 
 
@@ -331,8 +331,15 @@ def _size_section(size: dict) -> list[str]:
     runs = size["runs"]
     title = f"## {size['rows']:,} judged rows ({size['queries']:,} queries)"
     out = [title, ""]
-    if "commit" in size:
-        out += [f"Commit {size['commit']}.", ""]
+    facts = [f"commit {size['commit']}"] if "commit" in size else []
+    if "load_average_start" in size:
+        facts.append(f"1-minute load average {size['load_average_start'][0]:.1f} at the start")
+    if "load_average_end" in size:
+        end = f"{size['load_average_end'][0]:.1f} at the end"
+        facts.append(end if "load_average_start" in size else f"1-minute load average {end}")
+    if facts:
+        line = ", ".join(facts)
+        out += [line[0].upper() + line[1:] + ".", ""]
     if not size.get("complete", True):
         out += ["**Not complete**: the run was cut short; what it measured is below.", ""]
     measured = {k: e for k, e in runs.items() if "seconds" in e}
@@ -343,6 +350,8 @@ def _size_section(size: dict) -> list[str]:
             "| run | seconds | × local | CPU s | CPU × local | cores busy | shuffle alone: s (CPU s) "
             "| peak MiB | load average |"
         )
+    if not with_cpu:
+        out += ["Measured before the script recorded CPU times and the load average of each run.", ""]
     out += [head, "|---" + "|---:" * (head.count("|") - 2) + "|"]
     for key, entry in runs.items():
         if "error" in entry:
@@ -433,7 +442,31 @@ def _targets(size: dict) -> list[str]:
     return out + [""]
 
 
-def _why(size: dict, cores: int) -> list[str]:
+def _not_measured(size: dict, missing: list[str], smaller: list[dict]) -> str:
+    """Why some engines have no numbers on the largest size, and what they would have needed."""
+    local = size["runs"]["local-1"]
+    text = (
+        f"- **Not measured on {size['rows']:,} rows: {', '.join(LABELS[k] for k in missing)}.** The run was "
+        f"stopped at the deadline. Each run got about {_busy(local):.2f} of a core (the local evaluate took "
+        f"{local['seconds']:,.0f} s for {local['cpu_seconds']:,.0f} CPU s)"
+    )
+    earlier = next(
+        (s for s in reversed(smaller) if all("ratio_to_local" in s["runs"].get(k, {}) for k in missing)), None
+    )
+    if earlier is None:
+        return text + "."
+    ratios = [earlier["runs"][k]["ratio_to_local"] for k in missing]
+    shuffles = [
+        earlier["runs"][k].get("shuffle_seconds", 0) / earlier["runs"]["local-1"]["seconds"] for k in missing
+    ]
+    needed = local["seconds"] * (sum(ratios) + sum(shuffles))
+    return text + (
+        f"; on {earlier['rows']:,} rows these engines took {', '.join(f'{r:.1f}' for r in ratios)}× the local "
+        f"time, so here, with their shuffles alone, they would have needed about {needed / 60:,.0f} minutes more."
+    )
+
+
+def _why(size: dict, cores: int, smaller: list[dict]) -> list[str]:
     runs = size["runs"]
     local = runs.get("local-1", {})
     if "cpu_seconds" not in local:
@@ -523,6 +556,9 @@ def _why(size: dict, cores: int) -> list[str]:
             + ". Each worker holds its buckets as pandas frames of Python strings, and the shuffle holds a "
             "second copy of the rows while it moves them."
         )
+    missing = [k for k in LABELS if k not in runs]
+    if missing:
+        out.append(_not_measured(size, missing, smaller))
     failed = {k: e["error"] for k, e in runs.items() if "error" in e}
     for key, error in failed.items():
         out.append(f"- **{LABELS[key]} failed**: {error.strip().splitlines()[-1]}")
