@@ -287,7 +287,7 @@ TARGET_RATIO = 2.0  # one worker over the local evaluate, on 10M rows
 TASK_KINDS = {
     "read_parquet-operation": "read Parquet, ids to Python text (`_as_text`)",
     "getitem": "evaluate a bucket (`_evaluate_partition`), fused with the `_status` filter",
-    "operation": "the shuffle's final concatenation of a bucket",
+    "operation": "hash each row's query id to its bucket (the shuffle's first step)",
     "transfer": "moving shuffled rows between workers",
     "disk-write": "spilling to disk",
     "disk-read": "reading spilled data back",
