@@ -593,6 +593,9 @@ def main() -> None:
         action="store_true",
         help="measure only the shuffles alone, into the engines' entries already in --out (with --keep)",
     )
+    parser.add_argument(
+        "--data", type=Path, help="a folder with the inputs already written (e.g. by a run cut short)"
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--shuffle-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -641,7 +644,7 @@ def main() -> None:
 
     for rows in args.rows:
         with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
+            folder = args.data or Path(tmp)
             size = {
                 "rows": rows,
                 "queries": rows // PER_QUERY,
@@ -658,7 +661,10 @@ def main() -> None:
             }
             if rows in previous:
                 size = {**previous[rows], "complete": False}
-            make_data(rows, folder)
+            if not (folder / "run.parquet").exists():
+                make_data(rows, folder)
+            elif len(args.rows) > 1:
+                raise SystemExit("--data holds the inputs of one size: give one --rows")
             # Every engine's evaluation first, then the shuffles alone: a run cut short has the main numbers.
             for engine, workers in [] if args.shuffles else engines:
                 python = args.spark_python if engine == "spark" else sys.executable
