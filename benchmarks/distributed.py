@@ -342,6 +342,18 @@ def _size_section(size: dict) -> list[str]:
         out += [line[0].upper() + line[1:] + ".", ""]
     if not size.get("complete", True):
         out += ["**Not complete**: the run was cut short; what it measured is below.", ""]
+    for key, earlier in size.get("replaced", {}).items():
+        out += [
+            f"{LABELS[key]} was measured again; before: "
+            + "; ".join(
+                f"{e['seconds']:,.1f} s, {e['cpu_seconds']:,.1f} CPU s, 1-minute load average "
+                + " → ".join(f"{x:.1f}" for x in e["load_average_1min"])
+                for e in earlier
+                if "seconds" in e
+            )
+            + " (kept under `replaced` in DISTRIBUTED.json).",
+            "",
+        ]
     measured = {k: e for k, e in runs.items() if "seconds" in e}
     with_cpu = all("cpu_seconds" in e for e in measured.values())
     head = "| run | seconds | × local | shuffle alone (s) | peak MiB |"
@@ -678,6 +690,8 @@ def main() -> None:
                         entry["max_difference"] = agreement(folder, engine, workers)
                 except RuntimeError as error:  # e.g. out of memory: kept in the results, the others still run
                     entry = {"error": str(error)[-1500:]}
+                if key in size["runs"]:  # measured again: the earlier numbers stay in the results
+                    size.setdefault("replaced", {}).setdefault(key, []).append(size["runs"][key])
                 size["runs"][key] = entry
                 _ratios(size)
                 save(size)
