@@ -479,6 +479,22 @@ def _not_measured(size: dict, missing: list[str], smaller: list[dict]) -> str:
     )
 
 
+def _cpu_and_load(size: dict) -> str:
+    """What measuring an engine twice, under two loads, says about the CPU seconds."""
+    for key, earlier in size.get("replaced", {}).items():
+        now = size["runs"].get(key, {})
+        before = [e for e in earlier if "cpu_seconds" in e]
+        if "cpu_seconds" in now and before:
+            then = before[-1]
+            return (
+                f" These too grow with the load: {LABELS[key]} used {then['cpu_seconds']:.1f} CPU s at a "
+                f"1-minute load average of {max(then['load_average_1min']):.1f} and {now['cpu_seconds']:.1f} "
+                f"at {max(now['load_average_1min']):.1f} (processes that share the cores also share their caches and "
+                "stall each other), so CPU ratios are compared between runs under like loads."
+            )
+    return ""
+
+
 def _why(size: dict, cores: int, smaller: list[dict]) -> list[str]:
     runs = size["runs"]
     local = runs.get("local-1", {})
@@ -489,11 +505,11 @@ def _why(size: dict, cores: int, smaller: list[dict]) -> list[str]:
         "## Where the time goes, and why each target is met or missed",
         "",
         f"- **The cores are shared.** The 1-minute load average was {min(loads):.1f} to {max(loads):.1f} "
-        f"during these runs, on {cores} cores: more runnable processes than cores all along. The local "
-        f"evaluate, one single-threaded process, kept {_busy(local):.2f} cores busy (it ran "
-        f"{local['seconds'] / local['cpu_seconds']:.1f}× longer than its CPU time). Wall times here measure "
-        "the machine's load as much as the code; the CPU seconds do not depend on it (much), so the "
-        "argument below rests on them.",
+        f"during these runs, on {cores} cores: more runnable processes than cores most of the time. The "
+        f"local evaluate, one single-threaded process, kept {_busy(local):.2f} cores busy (it ran "
+        f"{local['seconds'] / local['cpu_seconds']:.1f}× longer than its CPU time). Wall times measure the "
+        "machine's load as much as the code, so each ratio below is read together with the load during "
+        "its two runs, and with the CPU seconds." + _cpu_and_load(size),
     ]
     for engine, name in (("dask", "Dask"), ("spark", "Spark")):
         one, two = runs.get(f"{engine}-1", {}), runs.get(f"{engine}-2", {})
