@@ -536,8 +536,8 @@ def _why(size: dict, cores: int, smaller: list[dict]) -> list[str]:
                 )
             else:
                 verdict = (
-                    f"That is short of the {TARGET_SPEEDUP}× target even on an idle machine: the extra work "
-                    "of two workers is too large at this size."
+                    f"That is short of the {TARGET_SPEEDUP}× target even on an idle machine, if the extra "
+                    "work of two workers stayed as measured here (under a load that itself adds CPU time)."
                 )
             work = f"Two workers did {extra:.2f}× the CPU work of one" + (
                 " (rows moved between two processes, two processes' fixed costs)"
@@ -583,19 +583,23 @@ def _why(size: dict, cores: int, smaller: list[dict]) -> list[str]:
                     f"{' → '.join(f'{x:.1f}' for x in one['load_average_1min'])} for this one)."
                 )
             )
-    stream = runs.get("dask-1", {}).get("task_seconds")
+    one = runs.get("dask-1", {})
+    stream = one.get("task_seconds")
     if stream:
         total = sum(stream.values())
-        share = {k: 100 * v / total for k, v in stream.items()}
-        shuffle = 100 - share.get("getitem", 0) - share.get("read_parquet-operation", 0)
+        share = {k: v / total for k, v in stream.items()}
+        shuffle = 1 - share.get("getitem", 0) - share.get("read_parquet-operation", 0)
+        worker_cpu = one["cpu_seconds_by_process"].get("workers", 0.0)
         out.append(
-            "- **Dask, by task (one worker).** Evaluating the buckets (`getitem`) "
-            f"{share.get('getitem', 0):.0f}% of the task time, reading Parquet and turning the ids into "
-            f"Python text {share.get('read_parquet-operation', 0):.0f}%, the shuffle's own tasks and moves "
-            f"{shuffle:.0f}%. The evaluation per bucket is the package's evaluate on a pandas frame of "
-            "object (Python `str`) ids, the same code as locally; the overhead is the text conversion before "
-            "the shuffle, pickling rows of Python strings through the shuffle, and each bucket's own "
-            "check of its frame."
+            "- **Dask, by task (one worker).** Evaluating the buckets (`getitem`) took "
+            f"{100 * share.get('getitem', 0):.0f}% of the task time, reading Parquet and turning the ids into "
+            f"Python text {100 * share.get('read_parquet-operation', 0):.0f}%, the shuffle's own tasks and "
+            f"moves {100 * shuffle:.0f}%. Split by those shares, the worker's {worker_cpu:.1f} CPU s give "
+            f"about {share.get('getitem', 0) * worker_cpu:.0f} CPU s to evaluating, against "
+            f"{local['cpu_seconds']:.1f} for the whole local evaluate (reading the Parquet files included): "
+            "the same code, on frames whose ids are Python `str` objects that came through the shuffle. "
+            "The rest of the overhead is the text conversion before the shuffle, the shuffle itself, and "
+            "the scheduler (the driver's CPU seconds)."
         )
     spark = runs.get("spark-1", {})
     if "cpu_seconds_by_process" in spark:
