@@ -542,8 +542,9 @@ def _why(size: dict, cores: int, smaller: list[dict]) -> list[str]:
             work = f"Two workers did {extra:.2f}× the CPU work of one" + (
                 " (rows moved between two processes, two processes' fixed costs)"
                 if extra > 1.02
-                else " (less: CPU of processes that ended inside the span is not counted, and a "
-                f"longer run spends more on {'the JVM' if engine == 'spark' else 'dask'}'s own housekeeping)"
+                else " (less; not explained by this benchmark: possibly the CPU of processes that ended "
+                "inside the span, which is not counted, or "
+                f"{'the JVM' if engine == 'spark' else 'dask'}'s own housekeeping, which grows with a longer run)"
                 if extra < 0.98
                 else ""
             )
