@@ -162,8 +162,9 @@ def read_qrels(path: Any, *, blocksize: str | int = "64MiB", fractional_grades: 
     """A TREC qrels file (or a glob of them) as a dask DataFrame ``query_id, doc_id, relevance``.
 
     Each block of whole lines is parsed by the local reader (the same line
-    rules and errors; a line number counts from its block's first line).
-    A ``.gz`` file is one block.
+    rules and errors, text that is not UTF-8 included). A refused line is
+    named by its line number in the file, as the local reader numbers it
+    (:func:`rankmetrics.trec.cluster.parse_part`). A ``.gz`` file is one block.
     """
     return _read(path, "qrels", blocksize, fractional_grades)
 
@@ -175,24 +176,37 @@ def read_run(path: Any, *, blocksize: str | int = "64MiB") -> Any:
 
 def _read(path: Any, kind: str, blocksize: Any, fractional_grades: str) -> Any:
     dd = _dask()
+    import functools
     import os
+    import posixpath
 
-    from dask import delayed
-    from dask.bytes import read_bytes
-
-    compressed = str(path).endswith(".gz")
-    _, blocks, paths = read_bytes(
-        os.fspath(path), delimiter=b"\n", blocksize=None if compressed else blocksize, include_path=True
-    )
-    parts = []
-    for file_blocks, name in zip(blocks, paths):
-        label = os.path.basename(name)
-        for i, block in enumerate(file_blocks):
-            where = label if len(file_blocks) == 1 else f"{label} (block {i + 1})"
-            parts.append(delayed(_parse_block)(block, where, kind, fractional_grades))
-    value = "relevance" if kind == "qrels" else "score"
     import pandas as pd
+    from dask import delayed
+    from dask.utils import parse_bytes
+    from fsspec.core import get_fs_token_paths
 
+    fs, _token, paths = get_fs_token_paths(
+        os.fspath(path) if isinstance(path, os.PathLike) else path, mode="rb"
+    )
+    size = parse_bytes(blocksize)
+    parts = []
+    for name in paths:
+        info = fs.info(name) if fs.exists(name) else {}
+        if info.get("type") != "file":
+            raise ValueError(
+                _("{kind} file {name} does not exist (or is not a file)").format(kind=kind, name=repr(name))
+            )
+        length = info["size"]
+        whole = name.endswith(".gz") or length <= size  # a gzip stream cannot be cut
+        offsets = [0] if whole else range(0, length, size)
+        reopen = functools.partial(fs.open, name, "rb")
+        for offset in offsets:
+            parts.append(
+                delayed(cluster.read_part)(
+                    reopen, offset, None if whole else size, posixpath.basename(name), kind, fractional_grades
+                )
+            )
+    value = "relevance" if kind == "qrels" else "score"
     meta = pd.DataFrame(
         {
             "query_id": pd.Series([], dtype=object),
@@ -200,8 +214,8 @@ def _read(path: Any, kind: str, blocksize: Any, fractional_grades: str) -> Any:
             value: pd.Series([], dtype=np.float64),
         }
     )
+    if not parts:
+        raise ValueError(
+            _("{kind} file {path} does not exist (no file matches it)").format(kind=kind, path=repr(path))
+        )
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
-
-
-def _parse_block(blob: bytes, name: str, kind: str, fractional_grades: str) -> Any:
-    return cluster.parse_part(blob, name, kind, fractional_grades)

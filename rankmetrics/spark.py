@@ -163,10 +163,14 @@ def _schema(plan: cluster.Plan) -> Any:
 def read_qrels(spark: Any, path: str, *, fractional_grades: str = "error") -> Any:
     """A TREC qrels file as a Spark DataFrame ``query_id, doc_id, relevance``, by the local reader's rules.
 
-    Spark splits the file into lines (``\\n``, ``\\r\\n``, ``\\r``; ``.gz``
-    read whole); each batch of lines is parsed by the package's tokenizer and
-    format rules (:func:`rankmetrics.trec.cluster.parse_part`), with its
-    errors. Line numbers in messages count from the batch's first line.
+    Spark splits the file into lines (``\\n``, ``\\r\\n``, ``\\r``; a
+    ``.gz`` file is read whole) and hands them over as bytes, so that text
+    which is not UTF-8 is refused, not replaced. Each batch of lines is parsed
+    by the package's tokenizer and format rules
+    (:func:`rankmetrics.trec.cluster.parse_part`), with its errors; a refused
+    line is named by its line number in the file, as the local reader numbers
+    it (the worker reads the file again from its start to count; where its
+    Python cannot open the path, the message names the part of the file).
     """
     return _read(spark, path, "qrels", fractional_grades)
 
@@ -177,9 +181,7 @@ def read_run(spark: Any, path: str) -> Any:
 
 
 def _read(spark: Any, path: str, kind: str, fractional_grades: str) -> Any:
-    _spark()
-    import os
-
+    F = _spark()
     from pyspark.sql import types as T
 
     value = "relevance" if kind == "qrels" else "score"
@@ -190,12 +192,58 @@ def _read(spark: Any, path: str, kind: str, fractional_grades: str) -> Any:
             T.StructField(value, T.DoubleType()),
         ]
     )
-    name = os.path.basename(path)
 
     def parse(batches: Any) -> Any:
-        for i, batch in enumerate(batches):
-            lines = batch["value"].to_numpy(dtype=object)
-            blob = ("\n".join(lines) + "\n").encode("utf-8") if len(lines) else b""
-            yield cluster.parse_part(blob, f"{name} (a batch of lines, {i + 1})", kind, fractional_grades)
+        import functools
 
-    return spark.read.text(path).mapInPandas(parse, schema)
+        import numpy as np
+
+        done: dict[tuple[str, int], int] = {}  # lines of each split (file, first byte) parsed so far
+        for batch in batches:
+            if not len(batch):
+                continue
+            where = batch["file"].to_numpy(dtype=object)
+            starts = batch["start"].to_numpy(dtype=np.int64)
+            lines = batch["line"].to_numpy(dtype=object)
+            cuts = np.flatnonzero((where[1:] != where[:-1]) | (starts[1:] != starts[:-1])) + 1
+            for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(batch)]):
+                split = (where[lo], int(starts[lo]))
+                first = done.get(split, 0) + 1
+                done[split] = first - 1 + hi - lo
+                yield cluster.parse_part(
+                    b"\n".join(lines[lo:hi]) + b"\n",
+                    _file_name(split[0]),
+                    kind,
+                    fractional_grades,
+                    start=split[1],
+                    first=first,
+                    reopen=functools.partial(_open, split[0]),
+                )
+
+    # value as binary: the line's bytes as they are in the file (as text, Spark would
+    # replace bytes that are not UTF-8 with U+FFFD instead of refusing them).
+    lines = spark.read.text(path).select(
+        F.col("value").cast("binary").alias("line"),
+        F.col("_metadata.file_path").alias("file"),
+        F.col("_metadata.file_block_start").alias("start"),
+    )
+    return lines.mapInPandas(parse, schema)
+
+
+def _file_name(uri: str) -> str:
+    from urllib.parse import unquote, urlparse
+
+    return unquote(urlparse(uri).path).rstrip("/").rsplit("/", 1)[-1]
+
+
+def _open(uri: str) -> Any:
+    """The file at a Spark path, opened in binary mode on a worker (a local file, or by pyarrow)."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    if parsed.scheme in ("", "file"):
+        return open(unquote(parsed.path), "rb")
+    from pyarrow import fs
+
+    filesystem, inner = fs.FileSystem.from_uri(uri)
+    return filesystem.open_input_stream(inner)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from ..i18n import _
 from . import files, frames
 from .conventions import UNSET, Conventions
 from .evaluation import AbsentQueriesWarning, shown_ids
-from .io.blocks import text_blocks
+from .io.blocks import _lines, text_blocks
 from .names import Measure, parse_metrics
 from .records import concat
 
@@ -240,22 +240,99 @@ def sums_needed(plan: Plan) -> list[tuple[str, str, str]]:
 # ---------------------------------------------------------------- TREC files, a part at a time
 
 
-def parse_part(blob: bytes, name: str, kind: str, fractional_grades: str = "error") -> Any:
-    """One part of a TREC file (whole lines) as a pandas frame, by the package's own reader.
+def read_part(
+    reopen: Callable[[], Any],
+    offset: int,
+    length: int | None,
+    label: str,
+    kind: str,
+    fractional_grades: str = "error",
+) -> Any:
+    """The lines of a TREC file that begin in ``[offset, offset + length)``, as a pandas frame.
 
-    The part goes through the local reader's layers: line ends, byte-order
-    mark and gzip (:mod:`rankmetrics.trec.io.blocks`), tokens and numbers
-    (:mod:`rankmetrics.trec.io.tokens`), the format's fields
-    (:mod:`rankmetrics.trec.files`). Line numbers in messages count from the
-    part's first line; ``name`` says which part.
+    A line begins at byte 0 or right after a ``\\n``. Parts cut at the same
+    offsets therefore hold every line once, whole, however the bytes fall;
+    ``length=None`` reads from ``offset`` to the end (one part for a ``.gz``
+    file, which cannot be cut). ``reopen()`` opens the file in binary mode
+    (for the part's own bytes, and to count lines from the file's start when
+    a line is refused; see :func:`parse_part`).
     """
+    with reopen() as handle:
+        start = _line_start(handle, offset)
+        end = _line_start(handle, offset + length) if length is not None else None
+        handle.seek(start)
+        blob = handle.read() if end is None else handle.read(max(end - start, 0))
+    return parse_part(blob, label, kind, fractional_grades, start=start, reopen=reopen)
+
+
+def _line_start(handle: Any, at: int) -> int:
+    """The first byte at or after ``at`` that begins a line (the file's size when none does)."""
+    if at <= 0:
+        return 0
+    handle.seek(at - 1)
+    position = at - 1
+    while chunk := handle.read(1 << 16):
+        found = chunk.find(b"\n")
+        if found >= 0:
+            return position + found + 1
+        position += len(chunk)
+    return position
+
+
+def parse_part(
+    blob: bytes,
+    label: str,
+    kind: str,
+    fractional_grades: str = "error",
+    *,
+    start: int = 0,
+    first: int = 1,
+    reopen: Callable[[], Any] | None = None,
+) -> Any:
+    """Whole lines of a TREC file as a pandas frame, by the package's own reader.
+
+    The lines go through the local reader's layers: line ends (and, at the
+    file's beginning, the byte-order mark and gzip;
+    :mod:`rankmetrics.trec.io.blocks`), tokens, numbers and text that must be
+    UTF-8 (:mod:`rankmetrics.trec.io.tokens`), the format's fields
+    (:mod:`rankmetrics.trec.files`).
+
+    ``start`` is the byte of the file where the part (a dask block, a Spark
+    split) begins, and ``first`` the number of the blob's first line counted
+    from there. In the part that begins the file, line numbers are the
+    file's own. A part further on does not know how many lines come before
+    it, so when one of its lines is refused, the file is read again from its
+    start by the local reader (``reopen()`` opens it): its error names the
+    file's first refused line, numbered as the local reader numbers it.
+    Where the file cannot be opened again, the message names the part
+    (``"run.txt (the part from byte 65536) line 3"``).
+    """
+    where = (
+        label if start == 0 else _("{label} (the part from byte {start})").format(label=label, start=start)
+    )
+    try:
+        return _frame(blob, where, kind, fractional_grades, first, start == 0 and first == 1)
+    except ValueError:
+        if start == 0 or reopen is None:
+            raise
+        error = _file_error(reopen, label, kind, fractional_grades)
+        if error is None:
+            raise
+    raise error from None
+
+
+def _frame(blob: bytes, label: str, kind: str, fractional_grades: str, first: int, beginning: bool) -> Any:
     import pandas as pd
 
     fmt = files.QRELS if kind == "qrels" else files.RUN
-    source = io.BytesIO(blob)
-    source.name = name
-    label, blocks = text_blocks(source, fmt.kind, files._BLOCK_BYTES)
-    records = concat([files._parse(block, first, label, fmt) for block, first in blocks])
+    if beginning:  # a byte-order mark or gzip data is looked for at the file's start only
+        source = io.BytesIO(blob)
+        source.name = label
+        _, blocks = text_blocks(source, fmt.kind, files._BLOCK_BYTES)
+    else:
+        pieces = (blob[i : i + files._BLOCK_BYTES] for i in range(0, len(blob), files._BLOCK_BYTES))
+        blocks = ((block, first + n - 1) for block, n in _lines(pieces))
+    records = concat([files._parse(block, n, label, fmt) for block, n in blocks])
     if kind == "qrels":
         policy = files.v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
         records = files._whole_grades(records, label, policy)
@@ -267,3 +344,27 @@ def parse_part(blob: bytes, name: str, kind: str, fractional_grades: str = "erro
             value: records.values,
         }
     )
+
+
+class _Named:
+    """An open binary file under the name its messages should use."""
+
+    def __init__(self, handle: Any, name: str) -> None:
+        self.read, self.name = handle.read, name
+
+
+def _file_error(reopen: Callable[[], Any], label: str, kind: str, fractional_grades: str) -> Any:
+    """The local reader's error for the whole file (None when it reads the file without one)."""
+    try:
+        handle = reopen()
+    except (OSError, ValueError):
+        return None
+    with handle:
+        try:
+            if kind == "qrels":
+                files.read_qrels(_Named(handle, label), fractional_grades=fractional_grades)
+            else:
+                files.read_run(_Named(handle, label))
+        except ValueError as error:
+            return error
+    return None

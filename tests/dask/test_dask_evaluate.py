@@ -193,6 +193,35 @@ def test_trec_files_keep_the_local_line_rules(dask_client, tmp_path):
     assert rmd.read_qrels(path, fractional_grades="keep").compute()["relevance"].tolist() == [0.5]
 
 
+def test_a_refused_line_in_a_later_block_is_named_by_its_line_in_the_file(dask_client, tmp_path):
+    qrels, run = cases.tie_heavy(9)
+    qrels_path, run_path = _trec_files(tmp_path, qrels, run)
+    lines = run_path.read_bytes().split(b"\r\n")
+    lines[300] = lines[300].replace(b"tag", "caf\xe9".encode("latin-1"))  # line 301: Latin-1, not UTF-8
+    run_path.write_bytes(b"\r\n".join(lines))
+    assert sum(len(line) + 2 for line in lines[:300]) > 2 * 3_000  # past the second block
+    with pytest.raises(ValueError) as local:
+        rm.read_run(run_path)
+    assert str(local.value) == "run.txt line 301: not UTF-8 text (byte 0xe9); save the file as UTF-8"
+    blocks = rmd.read_run(run_path, blocksize=3_000)
+    assert blocks.npartitions > 3
+    with pytest.raises(ValueError) as remote:
+        blocks.compute()
+    assert str(remote.value) == str(local.value)
+    # A fractional grade: the local reader's message too (the part alone would count from its block).
+    text = qrels_path.read_text(encoding="utf-8").splitlines()
+    text[250] = text[250].rsplit(" ", 1)[0] + " 1.5"  # line 251
+    qrels_path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as local:
+        rm.read_qrels(qrels_path)
+    assert str(local.value).startswith("qrels.txt line 251: the relevance 1.5 is not a whole grade")
+    with pytest.raises(ValueError) as remote:
+        rmd.read_qrels(qrels_path, blocksize=2_000).compute()
+    assert str(remote.value) == str(local.value)
+    with pytest.raises(ValueError, match=r"qrels file '.*absent\.txt' does not exist"):
+        rmd.read_qrels(tmp_path / "absent.txt")
+
+
 # Last: it restarts the workers.
 def test_a_worker_with_another_version_is_refused(dask_client):
     qrels, run = cases.tie_heavy(6, queries=20)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -153,6 +154,18 @@ def test_bad_input_is_refused_naming_the_column(spark):
         rms.evaluate(qrels, r, "map")
 
 
+@contextlib.contextmanager
+def small_splits(spark, size: int = 2_048):
+    """Spark cuts a file into splits of ``size`` bytes, each read by its own task."""
+    key = "spark.sql.files.maxPartitionBytes"
+    before = spark.conf.get(key)
+    spark.conf.set(key, str(size))
+    try:
+        yield
+    finally:
+        spark.conf.set(key, before)
+
+
 def test_trec_files_go_through_the_local_line_rules(spark, tmp_path):
     import rankmetrics.spark as rms
 
@@ -163,18 +176,57 @@ def test_trec_files_go_through_the_local_line_rules(spark, tmp_path):
         encoding="utf-8",
     )
     run_path.write_bytes(
-        "".join(
+        b"\xef\xbb\xbf"  # a byte-order mark
+        + "".join(
             f"{q}\tQ0 {d} {i} {s!r} tag\r\n" for i, (q, d, s) in enumerate(run.itertuples(index=False))
         ).encode()
     )
     local = _local(qrels_path, run_path, EVERY, missing="zero")
-    remote = rms.evaluate(
-        rms.read_qrels(spark, str(qrels_path)), rms.read_run(spark, str(run_path)), EVERY, missing="zero"
-    )
-    cases.assert_same(remote.per_query.toPandas(), local, [n for n in EVERY if n != "runid"])
+    with small_splits(spark, 1_024):
+        q, r = rms.read_qrels(spark, str(qrels_path)), rms.read_run(spark, str(run_path))
+        assert q.rdd.getNumPartitions() > 2 and r.rdd.getNumPartitions() > 2
+        remote = rms.evaluate(q, r, EVERY, missing="zero")
+        cases.assert_same(remote.per_query.toPandas(), local, [n for n in EVERY if n != "runid"])
     bad = tmp_path / "bad.txt"
     bad.write_text("q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 1_000 tag\n", encoding="utf-8")
-    with pytest.raises(
-        Exception, match=r"bad.txt \(a batch of lines, 1\) line 2: the score must be a decimal number"
-    ):
+    with pytest.raises(Exception, match=r"bad.txt line 2: the score must be a decimal number"):
         rms.read_run(spark, str(bad)).collect()
+
+
+def _local_error(read, path) -> str:
+    with pytest.raises(ValueError) as error:
+        read(path)
+    return str(error.value)
+
+
+def test_text_that_is_not_utf8_is_refused_as_locally(spark, tmp_path):
+    import rankmetrics.spark as rms
+
+    path = tmp_path / "latin1.qrels"
+    path.write_bytes("q 0 a 1\nq 0 caf\xe9 1\n".encode("latin-1"))
+    expected = _local_error(rm.read_qrels, path)
+    assert expected == "latin1.qrels line 2: not UTF-8 text (byte 0xe9); save the file as UTF-8"
+    with pytest.raises(Exception) as remote:
+        rms.read_qrels(spark, str(path)).collect()
+    assert expected in str(remote.value)
+
+
+def test_a_refused_line_in_a_later_split_is_named_by_its_line_in_the_file(spark, tmp_path):
+    import rankmetrics.spark as rms
+
+    lines = [f"q{i // 10} Q0 d{i} {i % 10 + 1} {1 / (i + 1)!r} tag\n".encode() for i in range(400)]
+    assert sum(map(len, lines[:300])) > 3 * 2_048  # line 301 lies past the third split
+    path = tmp_path / "run.txt"
+    for bad, message in (
+        (
+            lines[300].replace(b"tag", "caf\xe9".encode("latin-1")),
+            "run.txt line 301: not UTF-8 text (byte 0xe9)",
+        ),
+        (lines[300].replace(b" 0.", b" nan0."), "run.txt line 301: the score must be a decimal number"),
+    ):
+        path.write_bytes(b"".join([*lines[:300], bad, *lines[301:]]))
+        expected = _local_error(rm.read_run, path)
+        assert expected.startswith(message)
+        with small_splits(spark), pytest.raises(Exception) as remote:
+            rms.read_run(spark, str(path)).collect()
+        assert expected in str(remote.value)
