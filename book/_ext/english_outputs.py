@@ -40,7 +40,8 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 
 MIN_WORDS = 3
-WORD = re.compile(r"[a-z]+[,;:.]?")
+# A word has two letters at least: single letters in a row are item ids ("a b b"), not a sentence.
+WORD = re.compile(r"[a-z]{2,}[,;:.]?")
 
 # Values that convention tables and result tables print as words (settings' values).
 VALUE_WORDS = frozenset(

@@ -70,6 +70,7 @@ def test_the_conventions_card_in_english_is_found(detector, catalogue):
         ("map                   \tall\t0.1785", []),  # a trec_eval result line, shown on purpose
         ("Usage: trec_eval [-h] [-q] [-c] ... trec_rel_file trec_top_file", []),  # trec_eval -h
         ("두 단어 only two", []),  # two words are not yet a sentence
+        ("a b b c", []),  # single letters in a row are item ids, not words
         ("every query's difference is the same, so it", ["difference is the same,"]),  # a comma ends a run
     ],
 )

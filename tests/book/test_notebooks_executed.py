@@ -84,7 +84,8 @@ def test_guard_catches_stderr_and_errors(tmp_path):
 def test_guard_catches_a_printed_step_table_and_a_stale_repr(tmp_path):
     import rankmetrics as rm
 
-    e = rm.explain("precision", [1, 0, 1], k=3)  # P@3 = 2/3
+    with rm.use_language("ko"):  # the book speaks Korean (bookstyle.setup)
+        e = rm.explain("precision", [1, 0, 1], k=3)  # P@3 = 2/3
     nb = nbformat.v4.new_notebook()
     printed = nbformat.v4.new_code_cell("print(e)", execution_count=1)
     printed.outputs = [nbformat.v4.new_output("stream", name="stdout", text=str(e) + "\n")]
