@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .i18n import _, ngettext
+from .i18n import _
 from .trec import cluster
 from .trec.cluster import STATUS, VALUE, ClusterEvaluation
 
@@ -109,22 +109,7 @@ def _check_schema(frame: Any, kind: str) -> None:
 
     columns = frames.QRELS_COLUMNS if kind == "qrels" else frames.RUN_COLUMNS
     present = {field.name: field.dataType for field in frame.schema.fields}
-    absent = [c for c in columns if c not in present]
-    if absent:
-        raise ValueError(
-            ngettext(
-                "the {kind} DataFrame lacks the column {absent}; a {kind} DataFrame has the "
-                "columns {columns} (ir_measures' names); it has {present}",
-                "the {kind} DataFrame lacks the columns {absent}; a {kind} DataFrame has the "
-                "columns {columns} (ir_measures' names); it has {present}",
-                len(absent),
-            ).format(
-                kind=kind,
-                absent=", ".join(map(repr, absent)),
-                columns=", ".join(map(repr, columns)),
-                present=list(present),
-            )
-        )
+    frames.check_columns(frame, kind, columns)  # the same refusal as for pandas
     for name in columns[:2]:
         if not isinstance(present[name], (T.StringType, T.IntegerType, T.LongType, T.ShortType)):
             raise ValueError(
