@@ -680,11 +680,13 @@ def report(
     return "\n".join(lines) + "\n"
 
 
-GOALS = {  # (input, peer): the largest ratio of the best wall times that meets the goal
-    ("TREC files", "trec_eval"): 0.35,
-    ("TREC files", "pytrec_eval"): 0.6,
-    ("TREC files, all_trec", "trec_eval"): 0.35,
-    ("dicts", "pytrec_eval"): 0.6,
+# (input, peer): the largest ratio of the best wall times that meets the goal, and the smallest
+# number of queries the goal is set for (issue 19: files from 2,000 queries, dicts from 1,000).
+GOALS = {
+    ("TREC files", "trec_eval"): (0.35, 2_000),
+    ("TREC files", "pytrec_eval"): (0.6, 2_000),
+    ("TREC files, all_trec", "trec_eval"): (0.35, 2_000),
+    ("dicts", "pytrec_eval"): (0.6, 1_000),
 }
 
 
@@ -695,9 +697,9 @@ def goals(rows: list[dict], read: dict | None, batch: dict | None, big: dict | N
     def mark(ok: bool) -> str:
         return "yes" if ok else "**no**"
 
-    for (kind, peer), limit in GOALS.items():
+    for (kind, peer), (limit, smallest) in GOALS.items():
         for row in rows:
-            if row["input"] == kind and peer in row["best"]:
+            if row["input"] == kind and peer in row["best"] and row["n"] >= smallest:
                 value = row["best"]["rankmetrics"] / row["best"][peer]
                 out.append(
                     f"| {kind}, {row['n']:,} queries: ≤ {limit}× {peer} | {value:.2f}× "
@@ -904,7 +906,15 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(text)
         Path(args.out).with_suffix(".json").write_text(
             json.dumps(
-                {"machine": info, "evaluate": rows, "reading": read, "batch": batch, "memory": big}, indent=1
+                {
+                    "machine": info,
+                    "measures": METRICS,
+                    "evaluate": rows,
+                    "reading": read,
+                    "batch": batch,
+                    "memory": big,
+                },
+                indent=1,
             )
             + "\n"
         )
