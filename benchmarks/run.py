@@ -5,6 +5,7 @@ Run from the repository root, in an environment with benchmarks/requirements-ben
     python benchmarks/run.py --trec-eval PATH   # 1k, 2k, 20k, 100k queries x 100 documents; writes RESULTS.md
     python benchmarks/run.py --quick            # 1k and 10k queries, fewer repeats, smaller batch; no file
     python benchmarks/run.py --big              # also: peak memory of a 10-million-line run read in chunks
+    python benchmarks/run.py --smoke --out DIR/RESULTS.md   # every step at a tiny size (the test suite's)
 
 ``--trec-eval`` (or the TREC_EVAL environment variable, or a ``trec_eval`` on the
 PATH) is NIST trec_eval's C binary; without it that column is left out. A peer
@@ -12,6 +13,13 @@ that is not importable (pytrec_eval, ranx, scikit-learn) is left out with a
 printed note, so that ``--quick`` runs in the package's own environment too (CI
 has neither the binary nor every peer). The commit measured (``git rev-parse
 HEAD``) is recorded, and a tree with uncommitted changes is flagged in the report.
+
+``--smoke`` runs the same steps as ``--quick`` (``--big`` too, when given) on tiny
+inputs: 100 and 300 queries, one timed run, a 2,000-row batch (100 rows of it for
+scikit-learn), a 3,000-line run for the memory children. Its numbers mean nothing;
+it is there so that ``make test`` runs the script (tests/package/test_benchmark_script.py)
+and it cannot rot. It writes the report only to an ``--out`` given explicitly, never
+to RESULTS.md.
 
 What it does, in order:
 
@@ -767,7 +775,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for generated files"
     )
-    parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="Markdown file for the table")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every step at a tiny size, for the test suite; writes only to an --out given explicitly",
+    )
+    parser.add_argument("--out", help="Markdown file for the table (default: RESULTS.md beside this script)")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
         "--wait-load",
@@ -781,6 +794,12 @@ def main(argv: list[str] | None = None) -> int:
         help="measure nothing: rewrite the Markdown report (--out) from a saved JSON",
     )
     args = parser.parse_args(argv)
+    if args.smoke:  # before the default --out is filled in: a smoke run never overwrites RESULTS.md
+        args.sizes, args.repeats, args.batch_rows, args.sklearn_rows = "100,300", 1, 2_000, 100
+        args.all_trec_sizes, args.read_size = "100", 300
+        args.big_lines, args.chunk_queries, args.wait_load = 3_000, 7, 0
+        args.no_write = args.no_write or args.out is None
+    args.out = args.out or str(HERE / "RESULTS.md")
     if args.render:
         saved = json.loads(Path(args.render).read_text())
         counts = {row["n"]: len(next(iter(row["times"].values()))) for row in saved["evaluate"]}

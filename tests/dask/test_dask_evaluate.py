@@ -46,7 +46,14 @@ EVERY = cases.every_measure()
 AVERAGED = [n for n in EVERY if rm.trec.names.parse_metric(n).metric.averages_ties]
 
 
-def _frames(qrels: pd.DataFrame, run: pd.DataFrame, n: tuple[int, int] = (5, 7)):
+# Partitions of (qrels, run). Every query's rows start out spread over several partitions in
+# both; the shuffle test runs on the larger split. The convention tests use the smaller one:
+# the same shuffle and partition code, but a task graph a third the size (dask's scheduling of
+# the hundreds of small tasks, not the metrics, is what a cluster test spends its time on).
+WIDE, NARROW = (5, 7), (2, 3)
+
+
+def _frames(qrels: pd.DataFrame, run: pd.DataFrame, n: tuple[int, int] = WIDE):
     return dd.from_pandas(qrels, npartitions=n[0], sort=False), dd.from_pandas(
         run, npartitions=n[1], sort=False
     )
@@ -58,22 +65,23 @@ def _local(qrels, run, names, **options):
         return rm.evaluate(qrels, run, names, **options)
 
 
-def _both(qrels, run, names, **options):
+def _both(qrels, run, names, parts=WIDE, **options):
     local = _local(qrels, run, names, **options)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*absent from the run and skipped", category=UserWarning)
-        remote = rmd.evaluate(*_frames(qrels, run), names, **options)
+        remote = rmd.evaluate(*_frames(qrels, run, parts), names, **options)
     return local, remote
 
 
-def test_the_inputs_split_queries_across_partitions():
+@pytest.mark.parametrize("parts", [WIDE, NARROW], ids=["wide", "narrow"])
+def test_the_inputs_split_queries_across_partitions(parts):
     qrels, run = cases.tie_heavy(0)
-    _, parted = _frames(qrels, run)
-    homes = {}
-    for i in range(parted.npartitions):
-        for qid in parted.get_partition(i).compute()["query_id"].unique():
-            homes.setdefault(qid, set()).add(i)
-    assert sum(len(h) > 1 for h in homes.values()) > len(homes) // 2
+    for parted in _frames(qrels, run, parts):
+        homes = {}
+        for i in range(parted.npartitions):
+            for qid in parted.get_partition(i).compute()["query_id"].unique():
+                homes.setdefault(qid, set()).add(i)
+        assert sum(len(h) > 1 for h in homes.values()) > len(homes) // 2
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -109,7 +117,7 @@ def test_each_convention_works_as_locally(dask_client, options):
     qrels, run = cases.tie_heavy(3)
     if "score_precision" in options:  # scores that tie only in 32 bits
         run = run.assign(score=run["score"] + np.where(np.arange(len(run)) % 2, 1e-9, 0.0))
-    local, remote = _both(qrels, run, EVERY, **options)
+    local, remote = _both(qrels, run, EVERY, parts=NARROW, **options)
     cases.assert_same(remote.per_query.compute(), local, EVERY)
     assert remote.conventions == local.conventions
     assert remote.summary["num_rel"] == local.summary["num_rel"]
@@ -118,7 +126,7 @@ def test_each_convention_works_as_locally(dask_client, options):
 
 def test_ties_average_works_as_locally(dask_client):
     qrels, run = cases.tie_heavy(4)
-    local, remote = _both(qrels, run, AVERAGED, ties="average")
+    local, remote = _both(qrels, run, AVERAGED, parts=NARROW, ties="average")
     cases.assert_same(remote.per_query.compute(), local, AVERAGED)
     assert remote.summary["ndcg"] == pytest.approx(local.summary["ndcg"], rel=1e-12)
 
@@ -132,7 +140,7 @@ def test_missing_queries_warn_once_on_the_driver(dask_client):
     with pytest.warns(
         UserWarning, match=r"^8 judged queries are absent from the run and skipped: q16, q29, q3, q42,"
     ) as got:
-        rmd.evaluate(*_frames(qrels, run), "map")
+        rmd.evaluate(*_frames(qrels, run, NARROW), "map")
     assert len(got) == 1
 
 
@@ -172,8 +180,10 @@ def _trec_files(tmp_path, qrels, run):
 def test_trec_files_read_in_blocks_score_as_locally(dask_client, tmp_path):
     qrels, run = cases.tie_heavy(8)
     qrels_path, run_path = _trec_files(tmp_path, qrels, run)
-    q = rmd.read_qrels(qrels_path, blocksize=2_000)
-    r = rmd.read_run(run_path, blocksize=3_000)
+    # About 11 kB of judgements and 31 kB of run: four blocks each (every cut of a part, anywhere
+    # in a line, is checked without a cluster in test_cluster_files.py).
+    q = rmd.read_qrels(qrels_path, blocksize=3_000)
+    r = rmd.read_run(run_path, blocksize=8_000)
     assert r.npartitions > 3 and q.npartitions > 3
     local = _local(qrels_path, run_path, EVERY, missing="zero")
     remote = rmd.evaluate(q, r, EVERY, missing="zero")

@@ -1,7 +1,10 @@
-"""The command-line calculator, run as a user runs it: through a subprocess.
+"""The command-line calculator: its numbers, its step tables, its help and its errors.
 
-A few checks also call ``cli.main`` in-process (every subcommand's help, every
-error path) to keep the suite fast; each subprocess pays for a Python start-up.
+Two checks run it as a user runs it, through a subprocess: ``python -m rankmetrics``
+and the ``rankmetrics`` console script. Everything else calls ``cli.main`` in-process,
+which is the code both entry points run, to keep the suite fast: each subprocess pays
+for a Python start-up and an import. (The real entry point's refusal, on stderr with
+status 2, is checked in test_cli_edge.py; odd terminal encodings there too.)
 """
 
 from __future__ import annotations
@@ -44,10 +47,27 @@ def test_ids_form_and_the_console_script():
     assert result.returncode == 0 and result.stdout == "0.4\n"  # 2 of the top 5
 
 
-def test_explain_prints_the_step_table_and_the_card_last():
-    result = run("ndcg", "1", "0", "1", "0", "1", "--explain", "--decimals", "2", "--discount-decimals", "1")
-    assert result.returncode == 0 and result.stderr == ""
-    lines = result.stdout.splitlines()
+# --- in-process: cli.main, which both entry points run ------------------------
+
+
+def call(capsys, *args: str) -> tuple[int, str, str]:
+    status = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def help_text(capsys, *args: str) -> str:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(list(args))
+    assert exit_info.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_explain_prints_the_step_table_and_the_card_last(capsys):
+    status, out, err = call(capsys, "ndcg", "1", "0", "1", "0", "1", "--explain", "--decimals", "2",
+                            "--discount-decimals", "1")  # fmt: skip
+    assert status == 0 and err == ""
+    lines = out.splitlines()
     assert lines[0] == "nDCG 단계표"
     assert "손 계산: nDCG = 1.88 ÷ 2.13 = 0.88" in lines
     assert "nDCG = DCG ÷ IDCG = 1.8869 ÷ 2.1309 = 0.8855" in lines
@@ -55,55 +75,45 @@ def test_explain_prints_the_step_table_and_the_card_last():
     assert lines[-1].startswith("규칙 │ 이득: 등급 그대로 (linear) │ 할인: log2(순위 + 1)")
 
 
-def test_decimals_without_explain_prints_the_hand_result():
-    assert (
-        run("ndcg", "O", "X", "O", "X", "O", "--decimals", "2", "--discount-decimals", "1").stdout == "0.88\n"
-    )
-    assert run("ndcg", "3", "0", "3", "2", "0", "--decimals", "3").stdout == "0.910\n"  # 5.361 / 5.893
+def test_decimals_without_explain_prints_the_hand_result(capsys):
+    one_decimal = ["--decimals", "2", "--discount-decimals", "1"]
+    assert call(capsys, "ndcg", "O", "X", "O", "X", "O", *one_decimal) == (0, "0.88\n", "")
+    three_places = call(capsys, "ndcg", "3", "0", "3", "2", "0", "--decimals", "3")
+    assert three_places == (0, "0.910\n", "")  # 5.361 / 5.893
 
 
-def test_bad_input_exits_2_with_one_line_and_no_traceback():
-    result = run("ndcg", "3", "-1", "2")
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith(
+def test_bad_input_exits_2_with_one_line(capsys):
+    status, out, err = call(capsys, "ndcg", "3", "-1", "2")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(
         "rankmetrics ndcg: 오류: 순위 순서대로 적은 등급 형태의 x에는 음수 등급이 들어갈 수 없습니다; "
         "[3, -1, 2] 안에 -1이(가) 있습니다."
     )
-    assert english_runs(result.stderr, ["ndcg"]) == []
+    assert english_runs(err, ["ndcg"]) == []
 
 
-def test_help_exits_0_in_korean():
-    result = run("--help")
-    assert result.returncode == 0
-    assert result.stdout.startswith("사용법: rankmetrics")
-    assert "worksheet  학습지와 답안지를 만듭니다" in result.stdout
-    assert (
-        "위치 인자:\n  <명령>" in result.stdout
-        and "옵션:\n  -h, --help  이 도움말을 보이고 끝냅니다" in result.stdout
-    )
-    assert english_runs(result.stdout) == []
-    sub = run("mrr", "--help")
-    assert sub.returncode == 0 and "예:\n  rankmetrics mrr --query 1 0 0 0" in sub.stdout
+def test_help_is_in_korean(capsys):
+    out = help_text(capsys, "--help")
+    assert out.startswith("사용법: rankmetrics")
+    assert "worksheet  학습지와 답안지를 만듭니다" in out
+    assert "위치 인자:\n  <명령>" in out and "옵션:\n  -h, --help  이 도움말을 보이고 끝냅니다" in out
+    assert english_runs(out) == []
+    assert "예:\n  rankmetrics mrr --query 1 0 0 0" in help_text(capsys, "mrr", "--help")
 
 
-def test_worksheet_command_writes_four_files(tmp_path):
-    result = run("worksheet", "--seed", "3", "--count", "2", "--metrics", "ndcg,rr", "--out", str(tmp_path))
-    assert result.returncode == 0
+def test_worksheet_command_writes_four_files(capsys, tmp_path):
+    status, out, _ = call(capsys, "worksheet", "--seed", "3", "--count", "2", "--metrics", "ndcg,rr",
+                          "--out", str(tmp_path))  # fmt: skip
+    assert status == 0
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["answers-seed3.html", "answers-seed3.md", "worksheet-seed3.html", "worksheet-seed3.md"]
-    assert result.stdout.splitlines() == [str(tmp_path / n) for n in
-                                          ["worksheet-seed3.md", "worksheet-seed3.html",
-                                           "answers-seed3.md", "answers-seed3.html"]]  # fmt: skip
+    assert out.splitlines() == [str(tmp_path / n) for n in
+                                ["worksheet-seed3.md", "worksheet-seed3.html",
+                                 "answers-seed3.md", "answers-seed3.html"]]  # fmt: skip
 
 
-# --- in-process: every subcommand ----------------------------------------------
-
-
-def call(capsys, *args: str) -> tuple[int, str, str]:
-    status = cli.main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
+# --- every subcommand ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
