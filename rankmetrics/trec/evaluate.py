@@ -19,6 +19,7 @@ import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -348,13 +349,14 @@ def evaluate_measures(
     noted: dict[str, str] = {}  # the run file's last tag: trec_eval's runid
     for groups in frames.run_records(run, chunk_queries, noted):
         in_run.update(groups.qids)
-        keep = [i for i, qid in enumerate(groups.qids) if qid in qrels or c.unjudged == "zero"]
-        unjudged.update(qid for qid in groups.qids if qid not in qrels)
-        if keep:
-            groups = groups.take(keep)
+        judged = qrels.rows(groups.qids) >= 0  # one look-up per query, in C
+        unjudged.update(compress(groups.qids, (~judged).tolist()))
+        if c.unjudged != "zero":
+            groups = groups.take(np.flatnonzero(judged))
+        if len(groups):
             queries.extend(groups.qids)
             parts.append(score(groups))
-    absent = sorted(qid for qid in qrels if qid not in in_run)
+    absent = sorted(set(qrels) - in_run)
     if absent and c.missing == "zero":
         queries.extend(absent)
         parts.append(score(Records.empty(absent)))
@@ -379,7 +381,7 @@ def evaluate_measures(
             per_query[m.name] = np.full(len(queries), run_id, dtype=object)
     summary = {m.name: _summarise(m, per_query[m.name], run_id) for m in measures}
     return Evaluation(
-        tuple(queries[i] for i in order),
+        tuple(map(queries.__getitem__, order)),
         per_query,
         summary,
         tuple(absent),

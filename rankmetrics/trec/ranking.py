@@ -73,7 +73,7 @@ class Judgements:
             records = records.take(np.flatnonzero(records.lengths))
         self.records = records
         self.lookup = lookup
-        self.index = {qid: row for row, qid in enumerate(records.qids)}
+        self.index = dict(zip(records.qids, range(len(records.qids))))
         self.starts = np.cumsum(records.lengths) - records.lengths
         self.bits = max(1, len(records).bit_length())  # the high bits that hold the query's row
         self._sorted: tuple[np.ndarray, np.ndarray, set[int]] | None = None
@@ -103,7 +103,7 @@ class Judgements:
 
     def rows(self, qids: list[str]) -> np.ndarray:
         """Each query's row, -1 for a query without judgements."""
-        return np.fromiter((self.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
+        return np.fromiter(map(self.index.get, qids, repeat(-1)), dtype=np.int64, count=len(qids))
 
     def _numbers(self) -> tuple[np.ndarray, np.ndarray, set[int]]:
         """The judgements' numbers sorted, their positions, and the rows to match by text."""
@@ -147,7 +147,7 @@ class Judgements:
         """Each document's grade from its query's dict, NaN where it has none."""
         assert self.lookup is not None
         none: dict[str, Any] = {}
-        judgement = [self.lookup.get(q, none) for q in qids]
+        judgement = map(self.lookup.get, qids, repeat(none))
         per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
         return np.fromiter(
             map(dict.get, per_record, docnos, repeat(_NAN)), dtype=np.float64, count=len(docnos)
