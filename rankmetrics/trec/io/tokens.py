@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...i18n import _
-from .texts import _LONG, _PAD, Texts, decode
+from .texts import _LONG, _PAD, Texts, compact, decode
 from .texts import words as _words
 
 _FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
@@ -67,8 +67,8 @@ class Tokens:
         return decode(self.raw, self.begins[at], self.ends[at])
 
     def ids(self, at: np.ndarray) -> Texts:
-        """The tokens at the given positions as :class:`~rankmetrics.trec.io.texts.Texts` (no strings made)."""
-        return Texts(self.raw, self.begins[at], self.ends[at])
+        """The tokens at the given positions as :class:`~rankmetrics.trec.io.texts.Texts` (no strings made), in a buffer of their own."""
+        return compact(self.raw, self.begins[at], self.ends[at])
 
     def same_as_previous(self, at: np.ndarray) -> np.ndarray:
         """Whether each token at the given positions equals the one before it (False for the first)."""
