@@ -59,7 +59,6 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -68,6 +67,7 @@ from .. import _validation as v
 from ..i18n import N_, _
 from .io import tokens
 from .io.blocks import text_blocks
+from .io.texts import Texts
 from .io.tokens import Number
 from .mappings import flatten, from_flat, from_mapping
 from .ranking import Judgements
@@ -614,5 +614,11 @@ def _nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
         values = [int(x) if x.is_integer() else x for x in values.tolist()]
     else:
         values = values.tolist()
-    pairs = zip(records.docnos, values)  # each query takes its records off the front: no slices copied
-    return {qid: dict(islice(pairs, length)) for qid, length in zip(records.qids, records.lengths.tolist())}
+    docnos = records.docnos.tolist() if isinstance(records.docnos, Texts) else records.docnos
+    # Each query's dict from slices of the two lists: dict(zip()) of two lists is the quickest
+    # way to build a dict in CPython (faster than taking the pairs off one shared iterator).
+    ends = np.cumsum(records.lengths).tolist()
+    return {
+        qid: dict(zip(docnos[start:end], values[start:end]))
+        for qid, start, end in zip(records.qids, [0, *ends[:-1]], ends)
+    }

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...i18n import _
-from .texts import _LONG, _PAD, Texts, decode
+from .texts import _LONG, _PAD, Texts, compact, decode
 from .texts import words as _words
 
 _FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
 _POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
+_ONES = np.uint64(0x0101010101010101)
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,8 @@ class Tokens:
         return decode(self.raw, self.begins[at], self.ends[at])
 
     def ids(self, at: np.ndarray) -> Texts:
-        """The tokens at the given positions as :class:`~rankmetrics.trec.io.texts.Texts` (no strings made)."""
-        return Texts(self.raw, self.begins[at], self.ends[at])
+        """The tokens at the given positions as :class:`~rankmetrics.trec.io.texts.Texts` (no strings made), in a buffer of their own."""
+        return compact(self.raw, self.begins[at], self.ends[at])
 
     def same_as_previous(self, at: np.ndarray) -> np.ndarray:
         """Whether each token at the given positions equals the one before it (False for the first)."""
@@ -116,8 +117,9 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
                 )
             ) from None
     size = len(blob)
-    raw = np.zeros(size + _PAD, dtype=np.uint8)
+    raw = np.empty(size + _PAD, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
     raw[:size] = np.frombuffer(blob, dtype=np.uint8)
+    raw[size:] = 0
     data = raw[:size]
     # What C's isspace() and bytes.split() split on: tab, newline, vertical tab, form feed, CR
     # (9 to 13) and space. In uint8, data - 9 wraps around below 9, so one comparison finds 9 to 13.
@@ -131,7 +133,7 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
     if not size or blob[-1:] != b"\n":
         line_ends = np.append(line_ends, size)
     firsts = np.zeros(line_ends.size + 1, dtype=np.int64)  # each line's first token; then the count
-    firsts[1:-1] = np.searchsorted(begins, line_ends[:-1])
+    firsts[1:-1] = _tokens_before(begins, line_ends[:-1])
     firsts[-1] = begins.size
     counts = np.diff(firsts)
     rows = np.flatnonzero(counts)
@@ -146,6 +148,26 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
         keep = ~dropped[rows]
         rows, starts = rows[keep], starts[keep]
     return Tokens(blob, raw, begins, ends, line_ends, rows, starts, counts[rows], skipped)
+
+
+def _tokens_before(begins: np.ndarray, line_ends: np.ndarray) -> np.ndarray:
+    """How many tokens begin before each line end: the next line's first token.
+
+    One ``searchsorted``; but when every line may hold the same number ``k``
+    of tokens (the token count is ``k`` times the line count), two
+    comparisons settle it: each line end lies between token ``k*i - 1`` and
+    token ``k*i``. A file of uniform lines, the common case, needs no search.
+    """
+    n_lines = line_ends.size + 1
+    per_line = begins.size // n_lines
+    if (
+        per_line
+        and per_line * n_lines == begins.size
+        and (begins[per_line - 1 :: per_line][:-1] < line_ends).all()  # line i's last token before its end
+        and (begins[per_line::per_line] > line_ends).all()  # line i+1's first token after it
+    ):
+        return np.arange(per_line, begins.size, per_line)
+    return np.searchsorted(begins, line_ends)
 
 
 def _column0_comments(data: np.ndarray, line_ends: np.ndarray) -> np.ndarray:
@@ -176,6 +198,11 @@ def _any_word(words: np.ndarray) -> np.ndarray:
     for j in range(1, words.shape[1]):
         out |= words[:, j]
     return out
+
+
+def _count_ones(words: np.ndarray) -> np.ndarray:
+    """The number of 0x01 bytes in each word of 0x00 and 0x01 bytes (summed into the top byte by one multiply)."""
+    return ((words * _ONES) >> np.uint64(56)).view(np.int64)
 
 
 def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -239,8 +266,14 @@ def _numbers(
         for j in range(1, dotted.shape[1]):
             one_dot &= ~(dotted[:, j] & _any_word(dotted[:, :j]))  # and not in two words
         n_digits = size - signed - has_dot  # when no other character and at most one point
-        point = np.argmax(dot[:, :longest], axis=1) if has_dot.any() else 0
-        decimals = np.where(has_dot, size - 1 - point, 0)
+        # The (first) point's place, from the words: subtracting 1 from a word whose point byte
+        # is 0x01 turns the bytes before it into 0xFF, and their low bits count them.
+        point = np.zeros(chars.shape[0], dtype=np.int64)
+        before_all = np.ones(chars.shape[0], dtype=bool)  # no point in the words so far
+        for j in range(dots.shape[1]):
+            point += _count_ones((dots[:, j] - np.uint64(1)) & _ONES) * before_all
+            before_all &= ~dotted[:, j]
+        decimals = (size - 1 - point) * has_dot
         # The digits as one whole number, column by column: times 10 and plus the digit at a
         # digit, unchanged elsewhere. Below 2**53 every step is exact in float64.
         times = np.uint8(1) + np.uint8(9) * digit
@@ -250,7 +283,8 @@ def _numbers(
             mantissa *= times[:, column]
             mantissa += plus[:, column]
         number = mantissa / _POWERS[np.clip(decimals, 0, _POWERS.size - 1)]
-        values[at] = np.where(lead == 45, -number, number)
+        np.negative(number, out=number, where=lead == 45)
+        values[at] = number
         plain[at] = ~has_other & one_dot & (n_digits >= 1) & (n_digits <= _FAST_DIGITS)
     for i in np.flatnonzero(~plain).tolist():
         token = blob[int(begins[i]) : int(ends[i])]
