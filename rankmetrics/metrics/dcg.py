@@ -216,25 +216,50 @@ def _ndcg_rows(
     documents: each rank earns its group's mean gain (McSherry & Najork), the
     mean taken over the whole group before the cut at k.
     """
+    return _ndcg_at(_discounted_gains(grades, k, ideal, gain, ties), k)
+
+
+def _discounted_gains(
+    grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str, ties: tuple | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each rank's gain over log2(rank + 1), in the ranked list and in the ideal ordering, for nDCG@k.
+
+    Both have as many columns as nDCG@k sums (the longer of the two, cut at
+    k), so a perfect ranking adds the very same terms in the very same order
+    and scores exactly 1.0. With ``k=None`` they serve every cutoff
+    (:func:`_ndcg_at`): a column is the same whatever the cut.
+    """
     top, depth = cutoff(grades, k)
     best = _ideal_top(ideal, ideal.shape[1] if k is None else depth)
-    # Both DCGs are summed over the same number of columns, so a perfect ranking
-    # adds the very same terms in the very same order and scores exactly 1.0.
     width = max(top.shape[1], best.shape[1])
     # One scale per row for both DCGs: the ratio is then the unscaled ratio, bit for bit.
     # The ideal's first grade is the row's largest: the ideal holds every listed grade.
     largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
     shift = gain_shift(largest, gain)
+    discount = discounts(width)
     if ties is None:
-        actual = _dcg_rows(pad_right(top, width), gain, shift)
+        actual = gain_values(pad_right(top, width), gain, shift) / discount
     else:
         expected = tie_mean(gain_values(grades, gain, shift), *ties)[:, : top.shape[1]]
-        actual = (pad_right(expected, width) / discounts(width)).sum(axis=1)
-    best_dcg = _dcg_rows(pad_right(best, width), gain, shift)
-    return safe_divide(actual, best_dcg, positive=True)
+        actual = pad_right(expected, width) / discount
+    return actual, gain_values(pad_right(best, width), gain, shift) / discount
+
+
+def _ndcg_at(discounted: tuple[np.ndarray, np.ndarray], k: int | None) -> np.ndarray:
+    """nDCG@k from :func:`_discounted_gains`: the list's DCG@k over the ideal's (0 when that is 0)."""
+    actual, best = discounted
+    width = actual.shape[1] if k is None else min(k, actual.shape[1])
+    return safe_divide(actual[:, :width].sum(axis=1), best[:, :width].sum(axis=1), positive=True)
 
 
 # ---------------------------------------------------------------- registration
+
+
+def _every_discounted_gain(c: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """The discounted gains of the whole list and the whole ideal: ndcg and every ndcg_cut_k (Columns.shared)."""
+    ideal = c.graded if c.best is None else c.best
+    ties = None if c.tie_start is None else (c.tie_start, c.tie_end)
+    return _discounted_gains(c.graded, None, ideal, c.gain, ties)
 
 
 def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) -> np.ndarray:
@@ -245,8 +270,7 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
     """
     ties = None if columns.tie_start is None else (columns.tie_start, columns.tie_end)
     if gains is None:
-        ideal = columns.graded if columns.best is None else columns.best
-        return _ndcg_rows(columns.graded, k, ideal, columns.gain, ties)
+        return _ndcg_at(columns.shared(_every_discounted_gain), k)
     # trec_eval's gain map (m_ndcg.c): a mapped grade earns its gain, which may be 0 or
     # negative; the ideal keeps the positive gains of every judgement.
     run, ideal = trec_gains(columns.graded, columns.judged, columns.judged_grades, gain_map(gains, "ndcg")[0])

@@ -444,7 +444,16 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
         tie_end=ranked.tie_end,
         recall_rank=c.recall_rank,
     )
-    return {m.name: _value(m, columns) for m in measures}
+    # Names that ask for the very same computation (map and gm_map both ask for AP per query,
+    # bpref and gm_bpref for bpref) share its values; only their summaries differ.
+    values: dict[tuple, np.ndarray] = {}
+    for m in measures:
+        same = (m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)
+        if same not in values:
+            values[same] = _value(m, columns)
+    return {
+        m.name: values[(m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)] for m in measures
+    }
 
 
 def _value(m: Measure, columns: Columns) -> np.ndarray:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide, sequential_sum
 from ...i18n import N_
-from ...registry import Reference
+from ...registry import Columns, Reference
 from ._common import as_rows, count_above, per_query, trec_measure
 
 _INFAP_EPSILON = 0.00001  # trec_eval.h
@@ -112,13 +112,18 @@ def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant:
     return safe_divide(np.where(rel, expected, 0.0).sum(axis=1), per_query(n_relevant))
 
 
+def _evaluate_bpref(c: Columns, k: None) -> np.ndarray:
+    # One hook for bpref and gm_bpref: evaluate computes it once when both are asked for.
+    return bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant)
+
+
 MEASURES = (
     trec_measure(
         "bpref",
         "bpref",
         "bpref",
         N_("bpref: how far relevant documents rank ahead of judged non-relevant ones"),
-        lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+        _evaluate_bpref,
         reference=Reference(
             korean="bpref",
             formula=r"bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(N, R)}\right)",
@@ -133,7 +138,7 @@ MEASURES = (
         "gm_bpref",
         "GM-bpref",
         N_("the geometric mean of bpref (never below 0.00001)"),
-        lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+        _evaluate_bpref,
         summary="geometric",
         trec_lines="all",
         reference=Reference(
