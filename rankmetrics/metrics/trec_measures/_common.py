@@ -33,6 +33,18 @@ def count_above(mask: np.ndarray) -> np.ndarray:
     return counts - mask
 
 
+def spread(values: np.ndarray, where: tuple[np.ndarray, np.ndarray], shape: tuple[int, int]) -> np.ndarray:
+    """``values`` placed at the ranks ``where`` (rows, columns) of an array of zeros.
+
+    A measure that adds a term only at some ranks (bpref and infAP at the
+    relevant ones) computes the terms there alone, then sums this array as it
+    would sum the terms of every rank: the same sum, term for term.
+    """
+    terms = np.zeros(shape)
+    terms[where] = values
+    return terms
+
+
 # ---------------------------------------------------------------- parameters
 
 

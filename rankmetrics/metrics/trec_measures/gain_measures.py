@@ -15,7 +15,7 @@ from ..._arrays import pad_right, safe_divide, sequential_sum
 from ...i18n import N_
 from ...registry import Columns, Reference
 from ..conventions import discounts, gain_map
-from ._common import as_rows, count_above, per_query, trec_gain_arrays, trec_measure
+from ._common import as_rows, per_query, spread, trec_gain_arrays, trec_measure
 
 
 def binary_g(relevant: Any, n_relevant: Any) -> np.ndarray:
@@ -35,10 +35,16 @@ def binary_g(relevant: Any, n_relevant: Any) -> np.ndarray:
     array([0.377])
     """
     rel = as_rows(relevant, bool)
-    ranks_above = np.arange(rel.shape[1], dtype=float)[None, :]
-    nonrelevant_above = ranks_above - count_above(rel)
-    terms = np.where(rel, 1.0 / np.log2(2.0 + nonrelevant_above), 0.0)
-    return safe_divide(terms.sum(axis=1), np.where(rel.any(axis=1), per_query(n_relevant), 0.0))
+    return _binary_g(rel, np.cumsum(rel, axis=1), per_query(n_relevant))
+
+
+def _binary_g(rel: np.ndarray, found: np.ndarray, n_relevant: np.ndarray) -> np.ndarray:
+    """binG from the relevant ranks and ``found``, the relevant documents in ranks 1..i at each rank i."""
+    at = np.nonzero(rel)  # the terms are computed at the relevant ranks only: the others add 0
+    ranks_above = at[1].astype(float)
+    nonrelevant_above = ranks_above - (found[at] - 1)  # the relevant ones above are all but this one
+    terms = spread(1.0 / np.log2(2.0 + nonrelevant_above), at, rel.shape)
+    return safe_divide(terms.sum(axis=1), np.where(rel.any(axis=1), n_relevant, 0.0))
 
 
 def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
@@ -69,8 +75,9 @@ def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
     best_here = pad_right(best, gained.shape[1])[:, : gained.shape[1]]
     cost = np.cumsum(np.maximum(best_here, 1.0), axis=1)
     so_far = np.cumsum(gained, axis=1)
+    at = np.nonzero(gained)  # the terms are computed where a gain is won only: the others add 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(gained != 0, gained / np.log2(2.0 + cost - so_far), 0.0)
+        terms = spread(gained[at] / np.log2(2.0 + cost[at] - so_far[at]), at, gained.shape)
     return safe_divide(terms.sum(axis=1), best.sum(axis=1))
 
 
@@ -227,7 +234,7 @@ MEASURES = (
         "binG",
         "binG",
         N_("binG: the mean over relevant documents, discounted by the non-relevant ones ahead"),
-        lambda c, k: binary_g(c.relevant, c.n_relevant),
+        lambda c, k: _binary_g(c.relevant, c.hits_so_far, c.n_relevant),
         reference=Reference(
             korean="binG",
             formula=r"binG = \frac{1}{R} \sum_{r} \frac{1}{\log_2(2 + n_r)}",
