@@ -428,7 +428,7 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
     n_relevant, n_nonrelevant = judged_counts(ranked.judged_grades, level)
     columns = Columns(
         binary=(ranked.judged & (ranked.grades >= level)).astype(float),
-        graded=np.clip(ranked.grades, 0.0, None),  # nDCG: raw grades, a negative one earns nothing
+        graded=np.maximum(ranked.grades, 0.0),  # nDCG: raw grades, a negative one earns nothing
         # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
         best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and c.ideal == "judged" else None,
         n_relevant=n_relevant,

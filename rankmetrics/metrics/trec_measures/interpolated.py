@@ -79,7 +79,8 @@ def interpolated_precision(
     >>> [float(interpolated_precision([[0, 1]], [2], [2], 0.15, rule)[0]) for rule in ("lround", "plus_0.9")]
     [0.5, 0.5]
     """
-    curve = precision_curve(np.cumsum(as_rows(relevant, bool), axis=1), n_retrieved)
+    rel = as_rows(relevant, bool)
+    curve = precision_curve(rel, np.cumsum(rel, axis=1), n_retrieved)
     return _interpolated(
         curve, per_query(n_relevant), recall, check_choice(recall_rank, "recall_rank", RECALL_RANKS)
     )
@@ -122,15 +123,16 @@ def eleven_point_average(
     >>> eleven_point_average([[1, 0, 0, 1, 1]], [5], [4]).round(4)  # (4 * 1 + 5 * 0.6) / 11
     array([0.6364])
     """
-    curve = precision_curve(np.cumsum(as_rows(relevant, bool), axis=1), n_retrieved)
+    rel = as_rows(relevant, bool)
+    curve = precision_curve(rel, np.cumsum(rel, axis=1), n_retrieved)
     rule = check_choice(recall_rank, "recall_rank", RECALL_RANKS)
     return _eleven_point(curve, per_query(n_relevant), recalls, rule)
 
 
-def precision_curve(found: np.ndarray, n_retrieved: Any) -> np.ndarray:
+def precision_curve(relevant: np.ndarray, found: np.ndarray, n_retrieved: Any) -> np.ndarray:
     """Per query, the interpolated precision from its j-th relevant document on, for j = 0, 1, 2, ...
 
-    ``found`` holds, per query and rank, the relevant documents in ranks 1..i.
+    ``relevant`` marks the relevant ranks, ``found`` counts them in ranks 1..i.
     Column 0 is the best precision at any rank; column j >= 1 the best at the
     rank of the j-th relevant document or later; past the last relevant
     document retrieved, 0. Every recall level of a query reads one column, so
@@ -145,8 +147,8 @@ def precision_curve(found: np.ndarray, n_retrieved: Any) -> np.ndarray:
     curve = np.zeros((n, int(total.max(initial=0)) + 2))
     curve[:, 0] = best_from[:, 0] if width else 0.0
     # The j-th relevant document of a query is at the rank where found first reaches j.
-    rows, at = np.nonzero(np.diff(found, axis=1, prepend=0) > 0)
-    curve[rows, found[rows, at].astype(np.int64)] = best_from[rows, at]
+    at = np.nonzero(relevant)
+    curve[at[0], found[at].astype(np.int64)] = best_from[at]
     return curve
 
 
@@ -169,7 +171,7 @@ def _eleven_point(
 
 def _curve(c: Columns) -> np.ndarray:
     """The precision curve of a group of queries, shared by every recall level (Columns.shared)."""
-    return precision_curve(c.hits_so_far, c.n_retrieved)
+    return precision_curve(c.relevant, c.hits_so_far, c.n_retrieved)
 
 
 def r_precision_multiple(relevant: Any, n_relevant: Any, multiple: float) -> np.ndarray:
