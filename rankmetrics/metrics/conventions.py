@@ -78,7 +78,10 @@ def gain_shift(top: np.ndarray, gain: str) -> np.ndarray:
 
 
 def gain_values(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
-    """The gain of each grade under the named gain function, divided by 2**shift per row if given."""
+    """The gain of each grade under the named gain function, divided by 2**shift per row if given.
+
+    Always a new array (never ``grades`` itself), which a caller may divide in place.
+    """
     grades = np.maximum(grades, 0.0)  # a negative judgement earns nothing
     if gain == "binary":
         return (grades > 0).astype(float)

@@ -39,14 +39,16 @@ def _ideal_top(ideal: np.ndarray, depth: int) -> np.ndarray:
         top = ideal if width == ideal.shape[1] else -np.partition(-ideal, width - 1, axis=1)[:, :width]
         return -np.sort(-top, axis=1)
     # The grade at position i (0-based) is the number of levels that more than i items reach.
+    # Counted in bytes (at most _MAX_LEVELS levels), made floats once.
     positions = np.arange(width)
-    best = np.zeros((ideal.shape[0], width))
+    best = np.zeros((ideal.shape[0], width), dtype=np.uint8)
     for at_or_above in reach:
         best += at_or_above[:, None] > positions
-    return best
+    return best.astype(float)
 
 
 _MAX_LEVELS = 16  # beyond this many grade levels, sorting is cheaper than counting
+_BLOCK = 1 << 17  # grades per block of rows (1 MB of floats): the block is read again from the cache
 
 
 def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
@@ -55,19 +57,28 @@ def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
     # byte copy equals the grades only when every grade is a whole number from 0 to
     # 255 (a cast out of range may warn; it is then refused here). The largest grade
     # is read from the bytes: a pass over an eighth of the memory, not over the floats.
-    with np.errstate(invalid="ignore"):
-        small = grades.astype(np.uint8)
-    if not (small == grades).all():
-        return None
-    top = int(small.max(initial=0))  # no judged item at all: an empty row
-    if top > _MAX_LEVELS:
-        return None
+    # A block of rows at a time, so that the comparison with the floats and the level
+    # passes read the block from the cache, not a million-row batch from memory again.
+    n, width = grades.shape
     # Count in bytes when a row is shorter than 256: no widening of a million-row batch.
-    count = np.uint8 if grades.shape[1] < 256 else np.int64
-    return [
-        np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count)
-        for level in range(1, int(top) + 1)
-    ]
+    count = np.uint8 if width < 256 else np.int64
+    reach: list[np.ndarray] = []  # reach[level - 1]: per row, how many grades are >= level
+    rows = max(1, _BLOCK // max(width, 1))
+    for start in range(0, n, rows):
+        block = grades[start : start + rows]
+        with np.errstate(invalid="ignore"):
+            small = block.astype(np.uint8)
+        if not (small == block).all():
+            return None
+        top = int(small.max(initial=0))  # no judged item at all: an empty row
+        if top > _MAX_LEVELS:
+            return None
+        while len(reach) < top:  # a level no earlier row reached: none of them counts there
+            reach.append(np.zeros(n, dtype=count))
+        for level in range(1, top + 1):
+            out = reach[level - 1][start : start + rows]
+            np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count, out=out)
+    return reach
 
 
 def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = None) -> float | np.ndarray:
@@ -238,11 +249,15 @@ def _discounted_gains(
     shift = gain_shift(largest, gain)
     discount = discounts(width)
     if ties is None:
-        actual = gain_values(pad_right(top, width), gain, shift) / discount
+        actual = gain_values(pad_right(top, width), gain, shift)
     else:
         expected = tie_mean(gain_values(grades, gain, shift), *ties)[:, : top.shape[1]]
-        actual = pad_right(expected, width) / discount
-    return actual, gain_values(pad_right(best, width), gain, shift) / discount
+        actual = pad_right(expected, width)
+    ideal_gains = gain_values(pad_right(best, width), gain, shift)
+    # Both are new arrays (gain_values and tie_mean never hand back their input): divide in place.
+    actual /= discount
+    ideal_gains /= discount
+    return actual, ideal_gains
 
 
 def _ndcg_at(discounted: tuple[np.ndarray, np.ndarray], k: int | None) -> np.ndarray:
