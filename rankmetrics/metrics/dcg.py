@@ -227,21 +227,19 @@ def _ndcg_rows(
     documents: each rank earns its group's mean gain (McSherry & Najork), the
     mean taken over the whole group before the cut at k.
     """
-    return _ndcg_at(_discounted_gains(grades, k, ideal, gain, ties), k)
+    best = _ideal_top(ideal, ideal.shape[1] if k is None else k)
+    return _ndcg_of(_discounted_gains(grades, k, best, gain, ties))
 
 
 def _discounted_gains(
-    grades: np.ndarray, k: int | None, ideal: np.ndarray, gain: str, ties: tuple | None = None
+    grades: np.ndarray, k: int | None, best: np.ndarray, gain: str, ties: tuple | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each rank's gain over log2(rank + 1), in the ranked list and in the ideal ordering, for nDCG@k.
+    """Each rank's gain over log2(rank + 1), in the ranked list cut at k and in ``best``, the ideal cut at k.
 
-    Both have as many columns as nDCG@k sums (the longer of the two, cut at
-    k), so a perfect ranking adds the very same terms in the very same order
-    and scores exactly 1.0. With ``k=None`` they serve every cutoff
-    (:func:`_ndcg_at`): a column is the same whatever the cut.
+    Both get as many columns as the longer of the two, so a perfect ranking
+    adds the very same terms in the very same order and scores exactly 1.0.
     """
-    top, depth = cutoff(grades, k)
-    best = _ideal_top(ideal, ideal.shape[1] if k is None else depth)
+    top, _ = cutoff(grades, k)
     width = max(top.shape[1], best.shape[1])
     # One scale per row for both DCGs: the ratio is then the unscaled ratio, bit for bit.
     # The ideal's first grade is the row's largest: the ideal holds every listed grade.
@@ -260,21 +258,26 @@ def _discounted_gains(
     return actual, ideal_gains
 
 
-def _ndcg_at(discounted: tuple[np.ndarray, np.ndarray], k: int | None) -> np.ndarray:
-    """nDCG@k from :func:`_discounted_gains`: the list's DCG@k over the ideal's (0 when that is 0)."""
+def _ndcg_of(discounted: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """nDCG from :func:`_discounted_gains`: the list's DCG over the ideal's (0 when that is 0)."""
     actual, best = discounted
-    width = actual.shape[1] if k is None else min(k, actual.shape[1])
-    return safe_divide(actual[:, :width].sum(axis=1), best[:, :width].sum(axis=1), positive=True)
+    return safe_divide(actual.sum(axis=1), best.sum(axis=1), positive=True)
 
 
 # ---------------------------------------------------------------- registration
 
 
-def _every_discounted_gain(c: Columns) -> tuple[np.ndarray, np.ndarray]:
-    """The discounted gains of the whole list and the whole ideal: ndcg and every ndcg_cut_k (Columns.shared)."""
+def _ideal_ordering(c: Columns) -> np.ndarray:
+    """Every judged grade of each query, high to low: the ideal of every cutoff (Columns.shared)."""
     ideal = c.graded if c.best is None else c.best
+    return _ideal_top(ideal, ideal.shape[1])
+
+
+def _discounted_to(c: Columns, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """nDCG's discounted gains cut at ``width`` (Columns.shared): with lists of 100, ndcg_cut_100
+    ... ndcg_cut_1000 and the uncut ndcg are one computation."""
     ties = None if c.tie_start is None else (c.tie_start, c.tie_end)
-    return _discounted_gains(c.graded, None, ideal, c.gain, ties)
+    return _discounted_gains(c.graded, width, c.shared(_ideal_ordering)[:, :width], c.gain, ties)
 
 
 def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) -> np.ndarray:
@@ -285,7 +288,9 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
     """
     ties = None if columns.tie_start is None else (columns.tie_start, columns.tie_end)
     if gains is None:
-        return _ndcg_at(columns.shared(_every_discounted_gain), k)
+        # A cut at or past the end of both the list and the ideal cuts nothing: ndcg_cut_k is then ndcg.
+        longest = max(columns.width, columns.shared(_ideal_ordering).shape[1])
+        return _ndcg_of(columns.shared(_discounted_to, longest if k is None else min(k, longest)))
     # trec_eval's gain map (m_ndcg.c): a mapped grade earns its gain, which may be 0 or
     # negative; the ideal keeps the positive gains of every judgement.
     run, ideal = trec_gains(columns.graded, columns.judged, columns.judged_grades, gain_map(gains, "ndcg")[0])

@@ -56,10 +56,13 @@ def reciprocal_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> fl
     k = v.check_k(k)
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
-    hits = is_relevant(top)
+    return queries.finish(_reciprocal_rank(is_relevant(top)))
+
+
+def _reciprocal_rank(hits: np.ndarray) -> np.ndarray:
+    """RR of each row of a 2-D mask of the relevant ranks (already cut at k)."""
     first = np.argmax(hits, axis=1)  # 0-based position of the first hit
-    rr = np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
-    return queries.finish(rr)
+    return np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
 
 
 def mean_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -433,7 +436,7 @@ def evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
 
 def _evaluate_rr(columns: Columns, k: int | None) -> np.ndarray:
     if columns.tie_start is None:
-        return reciprocal_rank(columns.binary, k)
+        return _reciprocal_rank(cutoff(columns.relevant, k)[0])
     return ties.expected_reciprocal_rank(columns.binary, columns.tie_start, columns.tie_end, k)
 
 
