@@ -211,9 +211,11 @@ class Columns:
 
         For an intermediate array that several measures read: the interpolated precision
         curve of the 11 ``iprec_at_recall`` levels and ``11pt_avg``, AP's running precision
-        sum for ``map`` and every ``map_cut_k``. The measure's module defines ``compute``
-        beside its formula; each hook asks for it here. A measure with its own relevance
-        level or gain gets its own columns (``dataclasses.replace``) and so its own values.
+        sum for ``map`` and every ``map_cut_k``, nDCG's ideal ordering for every
+        ``ndcg_cut_k``. The measure's module defines ``compute`` beside its formula (the
+        key is the function and ``args``); each hook asks for it here. The result is
+        shared, so it is read, never written into. A measure with its own relevance level
+        or gain gets its own columns (``dataclasses.replace``) and so its own values.
         """
         key = (compute, *args)
         if key not in self._shared:

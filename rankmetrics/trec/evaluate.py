@@ -446,14 +446,14 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
     )
     # Names that ask for the very same computation (map and gm_map both ask for AP per query,
     # bpref and gm_bpref for bpref) share its values; only their summaries differ.
-    values: dict[tuple, np.ndarray] = {}
+    computed: dict[tuple, np.ndarray] = {}
+    values = {}
     for m in measures:
         same = (m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)
-        if same not in values:
-            values[same] = _value(m, columns)
-    return {
-        m.name: values[(m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)] for m in measures
-    }
+        if same not in computed:
+            computed[same] = _value(m, columns)
+        values[m.name] = computed[same]
+    return values
 
 
 def _value(m: Measure, columns: Columns) -> np.ndarray:
