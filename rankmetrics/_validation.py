@@ -172,9 +172,10 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids:
         raise ValueError(
             _("{name} is empty; a ranking needs at least one item; got {x}").format(name=name, x=show(x))
         )
-    # Fast path for large batches: one comparison pass catches negatives and NaN,
-    # the maximum catches +inf; the precise message is only built on failure.
-    if not ((array >= 0).all() and np.isfinite(array.max())):
+    # Fast path for large batches: two reductions and no array written. The minimum
+    # catches negatives, -inf and NaN (NaN >= 0 is False), the maximum +inf; the
+    # precise message is only built on failure.
+    if not (array.min() >= 0 and np.isfinite(array.max())):
         check_finite(array, name, x)
         bad = array[array < 0].ravel()[0]
         raise ValueError(

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -35,6 +36,8 @@ PARAMETERS = (None, "level", "numbers", "gains")
 TREC_LINES = ("both", "all", "queries")
 INPUTS = ("ranking", "queries", "ratings", "trec")
 EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,8 @@ class Columns:
     # How iprec_at_recall and 11pt_avg turn a recall level into a rank: "lround" (trec_eval 10.0)
     # or "plus_0.9" (9.x); see rankmetrics.trec.conventions.REFERENCE_RULES.
     recall_rank: str = "lround"
+    # What shared() has computed for this group of queries (not an argument; replace() starts afresh).
+    _shared: dict = dataclass_field(default_factory=dict, init=False, repr=False, compare=False)
 
     # trec_eval's four kinds of ranked document, derived once per group of queries and
     # shared by every measure that asks (form_res_rels.c). They need judged, pooled and
@@ -180,6 +185,42 @@ class Columns:
     def n_relevant_retrieved(self) -> np.ndarray:
         """(n,) relevant documents retrieved per query."""
         return self.binary.sum(axis=1)
+
+    @cached_property
+    def hits_so_far(self) -> np.ndarray:
+        """(n, width) relevant documents in ranks 1..i, at each rank i: what P@k, recall@k, AP,
+        interpolated precision and R-precision all count, counted once for all their cutoffs."""
+        return np.cumsum(self.binary, axis=1)
+
+    def hits_in_top(self, k: int | np.ndarray) -> np.ndarray:
+        """(n,) relevant documents in ranks 1..k; k is one cutoff or one per query (0 counts none).
+
+        Ranks past the end of the list hold no relevant document, so a k beyond it counts the whole list.
+        """
+        depth = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), self.n_retrieved.shape), self.width)
+        counted = self.hits_so_far[np.arange(depth.size), np.maximum(depth, 1) - 1] if self.width else 0.0
+        return np.where(depth >= 1, counted, 0.0)
+
+    @property
+    def width(self) -> int:
+        """The number of ranks of each row (the longest list of the group)."""
+        return self.binary.shape[1]
+
+    def shared(self, compute: Callable[..., T], *args: Any) -> T:
+        """``compute(self, *args)``, computed once for this group of queries and then reused.
+
+        For an intermediate array that several measures read: the interpolated precision
+        curve of the 11 ``iprec_at_recall`` levels and ``11pt_avg``, AP's running precision
+        sum for ``map`` and every ``map_cut_k``, nDCG's ideal ordering for every
+        ``ndcg_cut_k``. The measure's module defines ``compute`` beside its formula (the
+        key is the function and ``args``); each hook asks for it here. The result is
+        shared, so it is read, never written into. A measure with its own relevance level
+        or gain gets its own columns (``dataclasses.replace``) and so its own values.
+        """
+        key = (compute, *args)
+        if key not in self._shared:
+            self._shared[key] = compute(self, *args)
+        return self._shared[key]
 
 
 @dataclass(frozen=True)

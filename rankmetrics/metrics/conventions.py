@@ -78,8 +78,11 @@ def gain_shift(top: np.ndarray, gain: str) -> np.ndarray:
 
 
 def gain_values(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
-    """The gain of each grade under the named gain function, divided by 2**shift per row if given."""
-    grades = np.clip(grades, 0.0, None)  # a negative judgement earns nothing
+    """The gain of each grade under the named gain function, divided by 2**shift per row if given.
+
+    Always a new array (never ``grades`` itself), which a caller may divide in place.
+    """
+    grades = np.maximum(grades, 0.0)  # a negative judgement earns nothing
     if gain == "binary":
         return (grades > 0).astype(float)
     if shift is None:
@@ -152,10 +155,12 @@ def trec_gains(
     >>> gains.tolist(), ideal.tolist()
     ([[5.0, 0.0, 1.0]], [[5.0, 1.0, 0.0, 0.0]])
     """
-    gains = _mapped(np.where(judged, grades, 0.0), levels)
-    gains = np.where(judged, gains, 0.0)
+    gains = np.where(judged, grades, 0.0)
     valid = judged_grades >= 0
-    every = np.where(valid, _mapped(np.where(valid, judged_grades, 0.0), levels), 0.0)
+    every = np.where(valid, judged_grades, 0.0)
+    if levels:  # a mapped level 0 would give the zeros above a gain: zero them again
+        gains = np.where(judged, _mapped(gains, levels), 0.0)
+        every = np.where(valid, _mapped(every, levels), 0.0)
     ideal = -np.sort(-np.where(valid & (every > 0), every, 0.0), axis=1)
     return gains, ideal
 

@@ -39,14 +39,16 @@ def _ideal_top(ideal: np.ndarray, depth: int) -> np.ndarray:
         top = ideal if width == ideal.shape[1] else -np.partition(-ideal, width - 1, axis=1)[:, :width]
         return -np.sort(-top, axis=1)
     # The grade at position i (0-based) is the number of levels that more than i items reach.
+    # Counted in bytes (at most _MAX_LEVELS levels), made floats once.
     positions = np.arange(width)
-    best = np.zeros((ideal.shape[0], width))
+    best = np.zeros((ideal.shape[0], width), dtype=np.uint8)
     for at_or_above in reach:
         best += at_or_above[:, None] > positions
-    return best
+    return best.astype(float)
 
 
 _MAX_LEVELS = 16  # beyond this many grade levels, sorting is cheaper than counting
+_BLOCK = 1 << 17  # grades per block of rows (1 MB of floats): the block is read again from the cache
 
 
 def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
@@ -55,19 +57,28 @@ def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
     # byte copy equals the grades only when every grade is a whole number from 0 to
     # 255 (a cast out of range may warn; it is then refused here). The largest grade
     # is read from the bytes: a pass over an eighth of the memory, not over the floats.
-    with np.errstate(invalid="ignore"):
-        small = grades.astype(np.uint8)
-    if not (small == grades).all():
-        return None
-    top = int(small.max(initial=0))  # no judged item at all: an empty row
-    if top > _MAX_LEVELS:
-        return None
+    # A block of rows at a time, so that the comparison with the floats and the level
+    # passes read the block from the cache, not a million-row batch from memory again.
+    n, width = grades.shape
     # Count in bytes when a row is shorter than 256: no widening of a million-row batch.
-    count = np.uint8 if grades.shape[1] < 256 else np.int64
-    return [
-        np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count)
-        for level in range(1, int(top) + 1)
-    ]
+    count = np.uint8 if width < 256 else np.int64
+    reach: list[np.ndarray] = []  # reach[level - 1]: per row, how many grades are >= level
+    rows = max(1, _BLOCK // max(width, 1))
+    for start in range(0, n, rows):
+        block = grades[start : start + rows]
+        with np.errstate(invalid="ignore"):
+            small = block.astype(np.uint8)
+        if not (small == block).all():
+            return None
+        top = int(small.max(initial=0))  # no judged item at all: an empty row
+        if top > _MAX_LEVELS:
+            return None
+        while len(reach) < top:  # a level no earlier row reached: none of them counts there
+            reach.append(np.zeros(n, dtype=count))
+        for level in range(1, top + 1):
+            out = reach[level - 1][start : start + rows]
+            np.add.reduce((small >= level).view(np.uint8), axis=1, dtype=count, out=out)
+    return reach
 
 
 def dcg(x: Any, k: int | None = None, *, gain: str = "linear", relevant: Any = None) -> float | np.ndarray:
@@ -216,25 +227,57 @@ def _ndcg_rows(
     documents: each rank earns its group's mean gain (McSherry & Najork), the
     mean taken over the whole group before the cut at k.
     """
-    top, depth = cutoff(grades, k)
-    best = _ideal_top(ideal, ideal.shape[1] if k is None else depth)
-    # Both DCGs are summed over the same number of columns, so a perfect ranking
-    # adds the very same terms in the very same order and scores exactly 1.0.
+    best = _ideal_top(ideal, ideal.shape[1] if k is None else k)
+    return _ndcg_of(_discounted_gains(grades, k, best, gain, ties))
+
+
+def _discounted_gains(
+    grades: np.ndarray, k: int | None, best: np.ndarray, gain: str, ties: tuple | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each rank's gain over log2(rank + 1), in the ranked list cut at k and in ``best``, the ideal cut at k.
+
+    Both get as many columns as the longer of the two, so a perfect ranking
+    adds the very same terms in the very same order and scores exactly 1.0.
+    """
+    top, _ = cutoff(grades, k)
     width = max(top.shape[1], best.shape[1])
     # One scale per row for both DCGs: the ratio is then the unscaled ratio, bit for bit.
     # The ideal's first grade is the row's largest: the ideal holds every listed grade.
     largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
     shift = gain_shift(largest, gain)
+    discount = discounts(width)
     if ties is None:
-        actual = _dcg_rows(pad_right(top, width), gain, shift)
+        actual = gain_values(pad_right(top, width), gain, shift)
     else:
         expected = tie_mean(gain_values(grades, gain, shift), *ties)[:, : top.shape[1]]
-        actual = (pad_right(expected, width) / discounts(width)).sum(axis=1)
-    best_dcg = _dcg_rows(pad_right(best, width), gain, shift)
-    return safe_divide(actual, best_dcg, positive=True)
+        actual = pad_right(expected, width)
+    ideal_gains = gain_values(pad_right(best, width), gain, shift)
+    # Both are new arrays (gain_values and tie_mean never hand back their input): divide in place.
+    actual /= discount
+    ideal_gains /= discount
+    return actual, ideal_gains
+
+
+def _ndcg_of(discounted: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """nDCG from :func:`_discounted_gains`: the list's DCG over the ideal's (0 when that is 0)."""
+    actual, best = discounted
+    return safe_divide(actual.sum(axis=1), best.sum(axis=1), positive=True)
 
 
 # ---------------------------------------------------------------- registration
+
+
+def _ideal_ordering(c: Columns) -> np.ndarray:
+    """Every judged grade of each query, high to low: the ideal of every cutoff (Columns.shared)."""
+    ideal = c.graded if c.best is None else c.best
+    return _ideal_top(ideal, ideal.shape[1])
+
+
+def _discounted_to(c: Columns, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """nDCG's discounted gains cut at ``width`` (Columns.shared): with lists of 100, ndcg_cut_100
+    ... ndcg_cut_1000 and the uncut ndcg are one computation."""
+    ties = None if c.tie_start is None else (c.tie_start, c.tie_end)
+    return _discounted_gains(c.graded, width, c.shared(_ideal_ordering)[:, :width], c.gain, ties)
 
 
 def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) -> np.ndarray:
@@ -245,8 +288,9 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
     """
     ties = None if columns.tie_start is None else (columns.tie_start, columns.tie_end)
     if gains is None:
-        ideal = columns.graded if columns.best is None else columns.best
-        return _ndcg_rows(columns.graded, k, ideal, columns.gain, ties)
+        # A cut at or past the end of both the list and the ideal cuts nothing: ndcg_cut_k is then ndcg.
+        longest = max(columns.width, columns.shared(_ideal_ordering).shape[1])
+        return _ndcg_of(columns.shared(_discounted_to, longest if k is None else min(k, longest)))
     # trec_eval's gain map (m_ndcg.c): a mapped grade earns its gain, which may be 0 or
     # negative; the ideal keeps the positive gains of every judgement.
     run, ideal = trec_gains(columns.graded, columns.judged, columns.judged_grades, gain_map(gains, "ndcg")[0])

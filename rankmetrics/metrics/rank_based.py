@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from .._arrays import safe_divide, sequential_sum
+from .._arrays import safe_divide
 from ..i18n import N_, _
 from ..registry import Columns, Exercise, Metric, Reference, register
 from ..teaching import hit_formulas
@@ -56,10 +56,13 @@ def reciprocal_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> fl
     k = v.check_k(k)
     queries = prepare(x, relevant=relevant)
     top, _ = cutoff(queries.grades, k)
-    hits = is_relevant(top)
+    return queries.finish(_reciprocal_rank(is_relevant(top)))
+
+
+def _reciprocal_rank(hits: np.ndarray) -> np.ndarray:
+    """RR of each row of a 2-D mask of the relevant ranks (already cut at k)."""
     first = np.argmax(hits, axis=1)  # 0-based position of the first hit
-    rr = np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
-    return queries.finish(rr)
+    return np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
 
 
 def mean_rank(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -175,17 +178,33 @@ def average_precision(
     queries = prepare(x, relevant=relevant, n_relevant=n_relevant)
     top, depth = cutoff(queries.grades, k)
     hits = is_relevant(top)
-    ranks = np.arange(1, top.shape[1] + 1, dtype=float)
-    found = np.cumsum(hits, axis=1)
-    precision_at_hits = found / ranks * hits
-    total = sequential_sum(precision_at_hits, axis=1)  # trec_eval's order: rank by rank
-    divisor = ap_denominator(
-        queries.n_relevant if denominator != "retrieved_relevant" else None,
-        found[:, -1].astype(float),
-        depth,
-        denominator,
-    )
-    return queries.finish(safe_divide(total, divisor, positive=True))
+    sums = precision_sums(hits, np.cumsum(hits, axis=1))
+    n_relevant = queries.n_relevant if denominator != "retrieved_relevant" else None
+    return queries.finish(_ap_at(sums, depth, n_relevant, denominator))
+
+
+def precision_sums(hits: np.ndarray, found: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AP's running numerator: per rank i, the relevant found in ranks 1..i and the sum of P@j over them.
+
+    ``hits`` marks the relevant ranks, ``found`` counts them so far. The sum at
+    rank k is AP@k's numerator, added rank by rank as trec_eval adds it, so one
+    pair of arrays serves ``map`` and every ``map_cut_k``.
+    """
+    ranks = np.arange(1, hits.shape[1] + 1, dtype=float)
+    return found, np.cumsum(found / ranks * hits, axis=1)
+
+
+def _ap_at(sums: tuple[np.ndarray, np.ndarray], depth: int, n_relevant: Any, denominator: str) -> np.ndarray:
+    """AP@depth of each row from its running sums; ``n_relevant`` None for "retrieved_relevant"."""
+    found, running = sums
+    width = found.shape[1]
+    if width == 0:
+        total, retrieved = np.zeros(found.shape[0]), np.zeros(found.shape[0])
+    else:
+        at = min(depth, width) - 1
+        total, retrieved = running[:, at], found[:, at].astype(float)
+    divisor = ap_denominator(n_relevant, retrieved, depth, denominator)
+    return safe_divide(total, divisor, positive=True)
 
 
 # Chapelle et al.'s grades run 0-4; gdeval.pl (the TREC Web track's tool, which ir_measures
@@ -398,11 +417,17 @@ def mean_reciprocal_rank(queries: Any, k: int | None = None, *, relevant: Any = 
 # ---------------------------------------------------------------- registration
 
 
+def _sums(c: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """AP's running sums for a group of queries, shared by map, gm_map and map_cut_k (Columns.shared)."""
+    return precision_sums(c.relevant, c.hits_so_far)
+
+
 def evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
     # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
     rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
     if columns.tie_start is None:
-        return average_precision(columns.binary, k, n_relevant=columns.n_relevant, denominator=rule)
+        n_relevant = columns.n_relevant if rule != "retrieved_relevant" else None
+        return _ap_at(columns.shared(_sums), k or columns.width, n_relevant, rule)
     # ties="average" (evaluate refuses "retrieved_relevant", whose divisor depends on the order).
     total = ties.expected_precision_sum(columns.binary, columns.tie_start, columns.tie_end, k)
     divisor = ap_denominator(columns.n_relevant, None, k or 0, rule)
@@ -411,7 +436,7 @@ def evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
 
 def _evaluate_rr(columns: Columns, k: int | None) -> np.ndarray:
     if columns.tie_start is None:
-        return reciprocal_rank(columns.binary, k)
+        return _reciprocal_rank(cutoff(columns.relevant, k)[0])
     return ties.expected_reciprocal_rank(columns.binary, columns.tie_start, columns.tie_end, k)
 
 

@@ -65,7 +65,11 @@ def precision(x: Any, k: int | None = None, *, relevant: Any = None) -> float | 
     0.3
     """
     queries, hits, depth = _hits(x, k, relevant)
-    return queries.finish(hits / depth)
+    return queries.finish(_precision_from(hits, depth))
+
+
+def _precision_from(hits: np.ndarray, k: int) -> np.ndarray:
+    return hits / k
 
 
 def recall(
@@ -106,7 +110,11 @@ def recall(
     0.5
     """
     queries, hits, _ = _hits(x, k, relevant, n_relevant)
-    return queries.finish(safe_divide(hits, queries.n_relevant, positive=True))
+    return queries.finish(_recall_from(hits, queries.n_relevant))
+
+
+def _recall_from(hits: np.ndarray, n_relevant: np.ndarray) -> np.ndarray:
+    return safe_divide(hits, n_relevant, positive=True)  # R = 0 scores 0
 
 
 def f1(x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
@@ -137,9 +145,13 @@ def f1(x: Any, k: int | None = None, *, n_relevant: Any = None, relevant: Any = 
     0.4444
     """
     queries, hits, depth = _hits(x, k, relevant, n_relevant)
-    p = hits / depth
-    r = safe_divide(hits, queries.n_relevant, positive=True)
-    return queries.finish(safe_divide(2 * p * r, p + r, positive=True))
+    return queries.finish(_f1_from(hits, depth, queries.n_relevant))
+
+
+def _f1_from(hits: np.ndarray, k: int, n_relevant: np.ndarray) -> np.ndarray:
+    p = _precision_from(hits, k)
+    r = _recall_from(hits, n_relevant)
+    return safe_divide(2 * p * r, p + r, positive=True)
 
 
 def r_precision(x: Any, *, n_relevant: Any = None, relevant: Any = None) -> float | np.ndarray:
@@ -188,7 +200,7 @@ def r_precision(x: Any, *, n_relevant: Any = None, relevant: Any = None) -> floa
     ranks = np.arange(1, hits.shape[1] + 1)
     in_top_r = hits & (ranks[None, :] <= queries.n_relevant[:, None])
     found = np.count_nonzero(in_top_r, axis=1).astype(float)
-    return queries.finish(safe_divide(found, queries.n_relevant, positive=True))
+    return queries.finish(_recall_from(found, queries.n_relevant))  # precision@R is recall@R
 
 
 def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -222,7 +234,11 @@ def hit_rate(x: Any, k: int | None = None, *, relevant: Any = None) -> float | n
     1.0
     """
     queries, hits, _ = _hits(x, k, relevant)
-    return queries.finish((hits > 0).astype(float))
+    return queries.finish(_hit_rate_from(hits))
+
+
+def _hit_rate_from(hits: np.ndarray) -> np.ndarray:
+    return (hits > 0).astype(float)
 
 
 def hits(x: Any, k: int | None = None, *, relevant: Any = None) -> float | np.ndarray:
@@ -264,28 +280,32 @@ def _expected_hits(c: Columns, k: int | np.ndarray) -> np.ndarray:
     return ties.expected_hits(c.binary, c.tie_start, c.tie_end, k)
 
 
+# evaluate's hooks read the hits in the top k off Columns.hits_so_far, counted once for every
+# cutoff (P_5 ... P_1000, recall_5 ... recall_1000); the formulas are the functions' own.
+
+
 def _evaluate_precision(c: Columns, k: int) -> np.ndarray:
     if c.tie_start is None:
-        return precision(c.binary, k)
+        return _precision_from(c.hits_in_top(k), k)
     return _expected_hits(c, k) / k
 
 
 def _evaluate_recall(c: Columns, k: int) -> np.ndarray:
     if c.tie_start is None:
-        return recall(c.binary, k, n_relevant=c.n_relevant)
+        return _recall_from(c.hits_in_top(k), c.n_relevant)
     return safe_divide(_expected_hits(c, k), c.n_relevant, positive=True)
 
 
 def _evaluate_hit_rate(c: Columns, k: int) -> np.ndarray:
     if c.tie_start is None:
-        return hit_rate(c.binary, k)
+        return _hit_rate_from(c.hits_in_top(k))
     return ties.expected_success(c.binary, c.tie_start, c.tie_end, k)
 
 
 def _evaluate_r_precision(c: Columns, k: None) -> np.ndarray:
-    if c.tie_start is None:
-        return r_precision(c.binary, n_relevant=c.n_relevant)
     r = np.asarray(c.n_relevant).astype(np.int64)
+    if c.tie_start is None:
+        return _recall_from(c.hits_in_top(r), c.n_relevant)
     return safe_divide(_expected_hits(c, r), r.astype(float), positive=True)
 
 
@@ -380,7 +400,7 @@ register(
         ),
         cutoff="required",
         names=("f1",),
-        evaluate=lambda c, k: f1(c.binary, k, n_relevant=c.n_relevant),
+        evaluate=lambda c, k: _f1_from(c.hits_in_top(k), k, c.n_relevant),
         explain="hits",
         command="f1",
         keywords=("n_relevant",),
@@ -447,7 +467,7 @@ register(
         ),
         names=("hits",),
         evaluate=lambda c, k: (
-            _expected_hits(c, k or c.binary.shape[1]) if c.tie_start is not None else hits(c.binary, k)
+            _expected_hits(c, k or c.width) if c.tie_start is not None else c.hits_in_top(k or c.width)
         ),
         averages_ties=True,
         explain="hits",

@@ -430,7 +430,7 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
     n_relevant, n_nonrelevant = judged_counts(ranked.judged_grades, level)
     columns = Columns(
         binary=(ranked.judged & (ranked.grades >= level)).astype(float),
-        graded=np.clip(ranked.grades, 0.0, None),  # nDCG: raw grades, a negative one earns nothing
+        graded=np.maximum(ranked.grades, 0.0),  # nDCG: raw grades, a negative one earns nothing
         # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
         best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and c.ideal == "judged" else None,
         n_relevant=n_relevant,
@@ -446,7 +446,16 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
         tie_end=ranked.tie_end,
         recall_rank=c.recall_rank,
     )
-    return {m.name: _value(m, columns) for m in measures}
+    # Names that ask for the very same computation (map and gm_map both ask for AP per query,
+    # bpref and gm_bpref for bpref) share its values; only their summaries differ.
+    computed: dict[tuple, np.ndarray] = {}
+    values = {}
+    for m in measures:
+        same = (m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)
+        if same not in computed:
+            computed[same] = _value(m, columns)
+        values[m.name] = computed[same]
+    return values
 
 
 def _value(m: Measure, columns: Columns) -> np.ndarray:

@@ -33,6 +33,18 @@ def count_above(mask: np.ndarray) -> np.ndarray:
     return counts - mask
 
 
+def spread(values: np.ndarray, where: tuple[np.ndarray, np.ndarray], shape: tuple[int, int]) -> np.ndarray:
+    """``values`` placed at the ranks ``where`` (rows, columns) of an array of zeros.
+
+    A measure that adds a term only at some ranks (bpref and infAP at the
+    relevant ones) computes the terms there alone, then sums this array as it
+    would sum the terms of every rank: the same sum, term for term.
+    """
+    terms = np.zeros(shape)
+    terms[where] = values
+    return terms
+
+
 # ---------------------------------------------------------------- parameters
 
 
@@ -103,8 +115,16 @@ def required_level(parameter: Any, name: str) -> float:
 
 
 def trec_gain_arrays(c: Columns, gains: dict[int, float] | None) -> tuple[np.ndarray, np.ndarray]:
-    """The run's gains and the ideal gains of a group of queries, with a gain map (see trec_gains)."""
-    return trec_gains(c.graded, c.judged, c.judged_grades, gains)
+    """The run's gains and the ideal gains of a group of queries, with a gain map (see trec_gains).
+
+    Computed once per gain map for the group (G, ndcg_rel, Rndcg and rbp share trec_eval's
+    default gains); the arrays are shared, so read them, never write into them.
+    """
+    return c.shared(_trec_gains, tuple(sorted((gains or {}).items())))
+
+
+def _trec_gains(c: Columns, levels: tuple[tuple[int, float], ...]) -> tuple[np.ndarray, np.ndarray]:
+    return trec_gains(c.graded, c.judged, c.judged_grades, dict(levels))
 
 
 def tie_averaged(c: Columns, values: np.ndarray) -> np.ndarray:

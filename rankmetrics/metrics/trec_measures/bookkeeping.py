@@ -19,6 +19,7 @@ from ..rank_based import evaluate_ap
 from ._common import as_rows, per_query, tie_averaged, trec_measure
 
 RELSTRING_LENGTH = 10  # trec_eval.h
+_DIGITS = np.array(list("0123456789-"))
 
 
 def judged_counts(judged_grades: np.ndarray, relevance_level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -112,7 +113,10 @@ def relevance_string(
     graded = as_rows(grades)[:, :length]
     known, pool = as_rows(judged, bool)[:, :length], as_rows(pooled, bool)[:, :length]
     shown = np.arange(graded.shape[1]) < per_query(n_retrieved)[:, None]
-    digits = np.clip(graded, 0, 9).astype(np.int64).astype(str)
+    # A grade's whole part read off a table of characters (numbers turned into text one by
+    # one are slow); a NaN, no grade at all, shows as "-".
+    level = np.clip(graded, 0, 9)
+    digits = _DIGITS[np.where(np.isnan(level), 10, level).astype(np.int64)]
     chars = np.where(graded > 9, ">", digits)
     chars = np.where(known, chars, np.where(pool, ".", "-"))
     chars = np.ascontiguousarray(np.where(shown, chars, "")).astype("<U1")

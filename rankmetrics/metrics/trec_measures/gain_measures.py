@@ -13,9 +13,9 @@ import numpy as np
 
 from ..._arrays import pad_right, safe_divide, sequential_sum
 from ...i18n import N_
-from ...registry import Reference
+from ...registry import Columns, Reference
 from ..conventions import discounts, gain_map
-from ._common import as_rows, count_above, per_query, trec_gain_arrays, trec_measure
+from ._common import as_rows, per_query, spread, trec_gain_arrays, trec_measure
 
 
 def binary_g(relevant: Any, n_relevant: Any) -> np.ndarray:
@@ -35,10 +35,16 @@ def binary_g(relevant: Any, n_relevant: Any) -> np.ndarray:
     array([0.377])
     """
     rel = as_rows(relevant, bool)
-    ranks_above = np.arange(rel.shape[1], dtype=float)[None, :]
-    nonrelevant_above = ranks_above - count_above(rel)
-    terms = np.where(rel, 1.0 / np.log2(2.0 + nonrelevant_above), 0.0)
-    return safe_divide(terms.sum(axis=1), np.where(rel.any(axis=1), per_query(n_relevant), 0.0))
+    return _binary_g(rel, np.cumsum(rel, axis=1), per_query(n_relevant))
+
+
+def _binary_g(rel: np.ndarray, found: np.ndarray, n_relevant: np.ndarray) -> np.ndarray:
+    """binG from the relevant ranks and ``found``, the relevant documents in ranks 1..i at each rank i."""
+    at = np.nonzero(rel)  # the terms are computed at the relevant ranks only: the others add 0
+    ranks_above = at[1].astype(float)
+    nonrelevant_above = ranks_above - (found[at] - 1)  # the relevant ones above are all but this one
+    terms = spread(1.0 / np.log2(2.0 + nonrelevant_above), at, rel.shape)
+    return safe_divide(terms.sum(axis=1), np.where(rel.any(axis=1), n_relevant, 0.0))
 
 
 def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
@@ -69,8 +75,9 @@ def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
     best_here = pad_right(best, gained.shape[1])[:, : gained.shape[1]]
     cost = np.cumsum(np.maximum(best_here, 1.0), axis=1)
     so_far = np.cumsum(gained, axis=1)
+    at = np.nonzero(gained)  # the terms are computed where a gain is won only: the others add 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(gained != 0, gained / np.log2(2.0 + cost - so_far), 0.0)
+        terms = spread(gained[at] / np.log2(2.0 + cost[at] - so_far[at]), at, gained.shape)
     return safe_divide(terms.sum(axis=1), best.sum(axis=1))
 
 
@@ -106,13 +113,27 @@ def ndcg_over_relevant(gains: Any, ideal: Any) -> np.ndarray:
     >>> ndcg_over_relevant([[1, 0, 1]], [[1, 1]]).round(4)  # (1 + 1.5/1.6309) / 2
     array([0.9599])
     """
-    gained, best = as_rows(gains), as_rows(ideal)
-    dcg, ideal_dcg = _dcg_curves(gained, best)
-    positive = pad_right(gained, dcg.shape[1]) > 0
-    at_relevant = np.where(positive, safe_divide(dcg, ideal_dcg), 0.0).sum(axis=1)
-    unretrieved = np.count_nonzero(best > 0, axis=1) - np.count_nonzero(positive, axis=1)
-    total = at_relevant + unretrieved * safe_divide(dcg[:, -1], ideal_dcg[:, -1])
-    return np.where(total > 0, safe_divide(total, np.count_nonzero(best > 0, axis=1)), 0.0)
+    return _ndcg_over_relevant(ndcg_curve(as_rows(gains), as_rows(ideal)))
+
+
+def ndcg_curve(gains: np.ndarray, ideal: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """nDCG@i at every rank i, with the run's gains and the ideal's padded to as many ranks.
+
+    What ndcg_rel and Rndcg average, each at its own ranks; computed once for both.
+    """
+    dcg, ideal_dcg = _dcg_curves(gains, ideal)
+    width = dcg.shape[1]
+    return pad_right(gains, width), pad_right(ideal, width), safe_divide(dcg, ideal_dcg)
+
+
+def _ndcg_over_relevant(curve: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    gained, best, ndcg_at = curve
+    positive = gained > 0
+    at_relevant = np.where(positive, ndcg_at, 0.0).sum(axis=1)
+    judged_positive = np.count_nonzero(best > 0, axis=1)
+    unretrieved = judged_positive - np.count_nonzero(positive, axis=1)
+    total = at_relevant + unretrieved * ndcg_at[:, -1]
+    return np.where(total > 0, safe_divide(total, judged_positive), 0.0)
 
 
 def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) -> np.ndarray:
@@ -142,17 +163,30 @@ def ndcg_at_r_levels(gains: Any, ideal: Any, n_retrieved: Any, n_relevant: Any) 
     >>> ndcg_at_r_levels([[2, 0, 1, 0]], [[2, 1, 1]], [4], [3]).round(4)  # (nDCG@1 + nDCG@3) / 2
     array([0.8992])
     """
-    gained, best = as_rows(gains), as_rows(ideal)
-    dcg, ideal_dcg = _dcg_curves(gained, best)
-    best = pad_right(best, dcg.shape[1])
+    return _ndcg_at_r_levels(ndcg_curve(as_rows(gains), as_rows(ideal)), n_retrieved, n_relevant)
+
+
+def _ndcg_at_r_levels(
+    curve: tuple[np.ndarray, np.ndarray, np.ndarray], n_retrieved: Any, n_relevant: Any
+) -> np.ndarray:
+    _, best, ndcg_at = curve
     following = np.concatenate([best[:, 1:], np.zeros((best.shape[0], 1))], axis=1)
     step = (best > 0) & (following != best)
-    points = np.where(step, safe_divide(dcg, ideal_dcg), 0.0).sum(axis=1)
+    points = np.where(step, ndcg_at, 0.0).sum(axis=1)
     count = np.count_nonzero(step, axis=1)
     beyond = per_query(n_retrieved) >= np.count_nonzero(best > 0, axis=1) + 2
-    points = points + np.where(beyond, safe_divide(dcg[:, -1], ideal_dcg[:, -1]), 0.0)
+    points = points + np.where(beyond, ndcg_at[:, -1], 0.0)
     count = count + beyond
     return np.where(per_query(n_relevant) > 0, safe_divide(points, count), 0.0)
+
+
+def _shared_curve(c: Columns, gains: tuple | None, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ndcg_curve of a group of queries under a gain map, shared by ndcg_rel and Rndcg (Columns.shared)."""
+    return c.shared(_curve_of, tuple(sorted(gain_map(gains, name)[0].items())))
+
+
+def _curve_of(c: Columns, levels: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return ndcg_curve(*trec_gain_arrays(c, dict(levels)))
 
 
 def discounted_gain(gains: Any) -> np.ndarray:
@@ -200,7 +234,7 @@ MEASURES = (
         "binG",
         "binG",
         N_("binG: the mean over relevant documents, discounted by the non-relevant ones ahead"),
-        lambda c, k: binary_g(c.relevant, c.n_relevant),
+        lambda c, k: _binary_g(c.relevant, c.hits_so_far, c.n_relevant),
         reference=Reference(
             korean="binG",
             formula=r"binG = \frac{1}{R} \sum_{r} \frac{1}{\log_2(2 + n_r)}",
@@ -231,7 +265,7 @@ MEASURES = (
         "ndcg_rel",
         "ndcg_rel",
         N_("ndcg_rel: the mean of nDCG at each relevant document"),
-        lambda c, k, gains=None: ndcg_over_relevant(*trec_gain_arrays(c, gain_map(gains, "ndcg_rel")[0])),
+        lambda c, k, gains=None: _ndcg_over_relevant(_shared_curve(c, gains, "ndcg_rel")),
         parameter="gains",
         reference=Reference(
             korean="관련 문서 위치의 평균 nDCG",
@@ -247,8 +281,8 @@ MEASURES = (
         "Rndcg",
         "Rndcg",
         N_("Rndcg: the mean of nDCG where the ideal gain changes"),
-        lambda c, k, gains=None: ndcg_at_r_levels(
-            *trec_gain_arrays(c, gain_map(gains, "Rndcg")[0]), c.n_retrieved, c.n_relevant
+        lambda c, k, gains=None: _ndcg_at_r_levels(
+            _shared_curve(c, gains, "Rndcg"), c.n_retrieved, c.n_relevant
         ),
         parameter="gains",
         reference=Reference(

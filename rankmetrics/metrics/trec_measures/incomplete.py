@@ -12,8 +12,8 @@ import numpy as np
 
 from ..._arrays import safe_divide, sequential_sum
 from ...i18n import N_
-from ...registry import Reference
-from ._common import as_rows, count_above, per_query, trec_measure
+from ...registry import Columns, Reference
+from ._common import as_rows, per_query, spread, trec_measure
 
 _INFAP_EPSILON = 0.00001  # trec_eval.h
 
@@ -53,13 +53,24 @@ def bpref(relevant: Any, nonrelevant: Any, n_relevant: Any, n_nonrelevant: Any) 
     >>> bpref([[1, 0, 0, 1]], [[0, 1, 0, 0]], n_relevant=[3], n_nonrelevant=[2])  # (1 + (1 - 1/2)) / 3
     array([0.5])
     """
-    rel, non = as_rows(relevant, bool), as_rows(nonrelevant, bool)
-    total_relevant = per_query(n_relevant)[:, None]
-    total_nonrelevant = per_query(n_nonrelevant)[:, None]
+    rel = as_rows(relevant, bool)
+    non_so_far = np.cumsum(as_rows(nonrelevant, bool), axis=1)
+    return _bpref(rel, non_so_far, per_query(n_relevant), per_query(n_nonrelevant))
+
+
+def _bpref(
+    rel: np.ndarray, non_so_far: np.ndarray, total_relevant: np.ndarray, total_nonrelevant: np.ndarray
+):
+    """bpref from the relevant ranks and the judged non-relevant documents in ranks 1..i, at each rank i."""
+    at = np.nonzero(rel)  # the terms are computed at the relevant ranks only: the others add 0
+    rows = at[0]
     # At a relevant rank the document itself is not non-relevant: the count is of those above.
-    above = np.cumsum(non, axis=1)
-    share = safe_divide(np.minimum(above, total_relevant), np.minimum(total_nonrelevant, total_relevant))
-    return safe_divide(sequential_sum(np.where(rel, 1.0 - share, 0.0), axis=1), total_relevant[:, 0])
+    above = non_so_far[at]
+    share = safe_divide(
+        np.minimum(above, total_relevant[rows]),
+        np.minimum(total_nonrelevant, total_relevant)[rows],
+    )
+    return safe_divide(sequential_sum(spread(1.0 - share, at, rel.shape), axis=1), total_relevant)
 
 
 def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant: Any) -> np.ndarray:
@@ -102,14 +113,36 @@ def inferred_ap(relevant: Any, nonrelevant: Any, pool_unjudged: Any, n_relevant:
     array([0.5])
     """
     rel, non, unj = as_rows(relevant, bool), as_rows(nonrelevant, bool), as_rows(pool_unjudged, bool)
-    rel_above, non_above, unj_above = count_above(rel), count_above(non), count_above(unj)
-    k = np.arange(rel.shape[1], dtype=float)[None, :]  # 0-based: the ranks above
+    so_far = [np.cumsum(mask, axis=1) for mask in (rel, non, unj)]
+    return _inferred_ap((rel, non, unj), so_far, per_query(n_relevant))
+
+
+def _inferred_ap(kinds: tuple, so_far: list, n_relevant: np.ndarray) -> np.ndarray:
+    """infAP from the relevant, non-relevant and pool-unjudged ranks and their counts in ranks 1..i."""
+    at = np.nonzero(kinds[0])  # the expected precision is computed at the relevant ranks only
+    rel_above, non_above, unj_above = (counts[at] - mask[at] for mask, counts in zip(kinds, so_far))
+    k = at[1].astype(float)  # 0-based: the ranks above
     with np.errstate(divide="ignore", invalid="ignore"):
         pooled = (rel_above + non_above + unj_above) / k
         sampled = (rel_above + _INFAP_EPSILON) / (rel_above + non_above + 2 * _INFAP_EPSILON)
         expected = 1.0 / (k + 1.0) + (k / (k + 1.0)) * pooled * sampled
-    expected[:, 0] = 1.0
-    return safe_divide(np.where(rel, expected, 0.0).sum(axis=1), per_query(n_relevant))
+    expected[k == 0] = 1.0
+    return safe_divide(spread(expected, at, kinds[0].shape).sum(axis=1), n_relevant)
+
+
+def _nonrelevant_so_far(c: Columns) -> np.ndarray:
+    """Judged non-relevant documents in ranks 1..i: bpref's and infAP's count (Columns.shared)."""
+    return np.cumsum(c.nonrelevant, axis=1, dtype=float)
+
+
+def _evaluate_bpref(c: Columns, k: None) -> np.ndarray:
+    # One hook for bpref and gm_bpref: evaluate computes it once when both are asked for.
+    return _bpref(c.relevant, c.shared(_nonrelevant_so_far), c.n_relevant, c.n_nonrelevant)
+
+
+def _evaluate_inferred_ap(c: Columns, k: None) -> np.ndarray:
+    so_far = [c.hits_so_far, c.shared(_nonrelevant_so_far), np.cumsum(c.pool_unjudged, axis=1, dtype=float)]
+    return _inferred_ap((c.relevant, c.nonrelevant, c.pool_unjudged), so_far, c.n_relevant)
 
 
 MEASURES = (
@@ -118,7 +151,7 @@ MEASURES = (
         "bpref",
         "bpref",
         N_("bpref: how far relevant documents rank ahead of judged non-relevant ones"),
-        lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+        _evaluate_bpref,
         reference=Reference(
             korean="bpref",
             formula=r"bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(N, R)}\right)",
@@ -133,7 +166,7 @@ MEASURES = (
         "gm_bpref",
         "GM-bpref",
         N_("the geometric mean of bpref (never below 0.00001)"),
-        lambda c, k: bpref(c.relevant, c.nonrelevant, c.n_relevant, c.n_nonrelevant),
+        _evaluate_bpref,
         summary="geometric",
         trec_lines="all",
         reference=Reference(
@@ -150,7 +183,7 @@ MEASURES = (
         "infAP",
         "infAP",
         N_("infAP: AP estimated from a sample of judgements"),
-        lambda c, k: inferred_ap(c.relevant, c.nonrelevant, c.pool_unjudged, c.n_relevant),
+        _evaluate_inferred_ap,
         reference=Reference(
             korean="infAP",
             formula=r"infAP = \frac{1}{R} \sum_{r} E[P@k_r], \quad E[P@k] = \frac{1}{k} + \frac{k-1}{k} \cdot \frac{pooled_{<k}}{k-1} \cdot \frac{rel_{<k} + \varepsilon}{judged_{<k} + 2\varepsilon}",

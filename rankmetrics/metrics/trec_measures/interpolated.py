@@ -13,7 +13,7 @@ import numpy as np
 from ..._arrays import safe_divide
 from ..._validation import check_choice
 from ...i18n import N_
-from ...registry import Reference
+from ...registry import Columns, Reference
 from ._common import as_rows, out_of_range, parameter_numbers, per_query, required_level, trec_measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
@@ -80,15 +80,10 @@ def interpolated_precision(
     [0.5, 0.5]
     """
     rel = as_rows(relevant, bool)
-    length = per_query(n_retrieved)
-    ranks = np.arange(1, rel.shape[1] + 1, dtype=float)
-    found = np.cumsum(rel, axis=1)
-    precision = np.where(ranks <= length[:, None], found / ranks, 0.0)
-    best_from = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]  # best at this rank or later
-    needed = _needed(recall, per_query(n_relevant), check_choice(recall_rank, "recall_rank", RECALL_RANKS))
-    at = np.argmax(found >= np.maximum(needed, 1)[:, None], axis=1)  # rank of the needed-th relevant
-    value = np.where(needed <= 0, best_from[:, 0], best_from[np.arange(rel.shape[0]), at])
-    return np.where(needed > found[:, -1], 0.0, value)
+    curve = precision_curve(rel, np.cumsum(rel, axis=1), n_retrieved)
+    return _interpolated(
+        curve, per_query(n_relevant), recall, check_choice(recall_rank, "recall_rank", RECALL_RANKS)
+    )
 
 
 def eleven_point_average(
@@ -128,10 +123,55 @@ def eleven_point_average(
     >>> eleven_point_average([[1, 0, 0, 1, 1]], [5], [4]).round(4)  # (4 * 1 + 5 * 0.6) / 11
     array([0.6364])
     """
-    total = np.zeros(as_rows(relevant).shape[0])
+    rel = as_rows(relevant, bool)
+    curve = precision_curve(rel, np.cumsum(rel, axis=1), n_retrieved)
+    rule = check_choice(recall_rank, "recall_rank", RECALL_RANKS)
+    return _eleven_point(curve, per_query(n_relevant), recalls, rule)
+
+
+def precision_curve(relevant: np.ndarray, found: np.ndarray, n_retrieved: Any) -> np.ndarray:
+    """Per query, the interpolated precision from its j-th relevant document on, for j = 0, 1, 2, ...
+
+    ``relevant`` marks the relevant ranks, ``found`` counts them in ranks 1..i.
+    Column 0 is the best precision at any rank; column j >= 1 the best at the
+    rank of the j-th relevant document or later; past the last relevant
+    document retrieved, 0. Every recall level of a query reads one column, so
+    the 11 levels of ``iprec_at_recall`` and ``11pt_avg`` share one curve.
+    """
+    n, width = found.shape
+    length = per_query(n_retrieved)
+    ranks = np.arange(1, width + 1, dtype=float)
+    precision = np.where(ranks <= length[:, None], found / ranks, 0.0)
+    best_from = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]  # best at this rank or later
+    total = found[:, -1].astype(np.int64) if width else np.zeros(n, dtype=np.int64)
+    curve = np.zeros((n, int(total.max(initial=0)) + 2))
+    curve[:, 0] = best_from[:, 0] if width else 0.0
+    # The j-th relevant document of a query is at the rank where found first reaches j.
+    at = np.nonzero(relevant)
+    curve[at[0], found[at].astype(np.int64)] = best_from[at]
+    return curve
+
+
+def _interpolated(curve: np.ndarray, n_relevant: np.ndarray, recall: float, rule: str) -> np.ndarray:
+    """Interpolated precision at one recall level, read off each query's precision curve."""
+    needed = _needed(recall, n_relevant, rule)
+    # Beyond the relevant documents retrieved the curve holds 0; its last column is always past them.
+    column = np.clip(needed, 0, curve.shape[1] - 1).astype(np.int64)
+    return curve[np.arange(curve.shape[0]), column]
+
+
+def _eleven_point(
+    curve: np.ndarray, n_relevant: np.ndarray, recalls: tuple[float, ...], rule: str
+) -> np.ndarray:
+    total = np.zeros(curve.shape[0])
     for recall in sorted(recalls, reverse=True):  # trec_eval adds from the highest level down
-        total += interpolated_precision(relevant, n_retrieved, n_relevant, recall, recall_rank)
+        total += _interpolated(curve, n_relevant, recall, rule)
     return total / len(recalls)
+
+
+def _curve(c: Columns) -> np.ndarray:
+    """The precision curve of a group of queries, shared by every recall level (Columns.shared)."""
+    return precision_curve(c.relevant, c.hits_so_far, c.n_retrieved)
 
 
 def r_precision_multiple(relevant: Any, n_relevant: Any, multiple: float) -> np.ndarray:
@@ -166,11 +206,15 @@ def r_precision_multiple(relevant: Any, n_relevant: Any, multiple: float) -> np.
     >>> r_precision_multiple([[1, 0, 1, 1, 0]], [4], 2.0)  # c = 8: 3 of 8
     array([0.375])
     """
-    rel = as_rows(relevant, bool)
-    depth = np.trunc(multiple * per_query(n_relevant) + 0.9)
-    found = np.cumsum(rel, axis=1)
-    column = (np.clip(depth, 1, rel.shape[1]) - 1).astype(np.int64)
-    hits = np.where(depth >= 1, found[np.arange(rel.shape[0]), column], 0.0)
+    found = np.cumsum(as_rows(relevant, bool), axis=1)
+    return _r_precision_multiple(found, per_query(n_relevant), multiple)
+
+
+def _r_precision_multiple(found: np.ndarray, n_relevant: np.ndarray, multiple: float) -> np.ndarray:
+    """Rprec_mult from ``found``, the relevant documents in ranks 1..i at each rank i."""
+    depth = np.trunc(multiple * n_relevant + 0.9)
+    column = (np.clip(depth, 1, found.shape[1]) - 1).astype(np.int64)
+    hits = np.where(depth >= 1, found[np.arange(found.shape[0]), column], 0.0)
     return safe_divide(hits, depth)
 
 
@@ -201,10 +245,12 @@ def relative_precision(relevant: Any, n_relevant: Any, k: int) -> np.ndarray:
     >>> relative_precision([[1, 0, 1, 0, 0]], [2], 5)  # 2 hits, at most 2 possible
     array([1.])
     """
-    rel = as_rows(relevant, bool)
-    hits = np.count_nonzero(rel[:, :k], axis=1)
-    total = per_query(n_relevant)
-    return safe_divide(hits, np.minimum(float(k), total))
+    hits = np.count_nonzero(as_rows(relevant, bool)[:, :k], axis=1)
+    return _relative_precision(hits, per_query(n_relevant), k)
+
+
+def _relative_precision(hits: np.ndarray, n_relevant: np.ndarray, k: int) -> np.ndarray:
+    return safe_divide(hits, np.minimum(float(k), n_relevant))
 
 
 MEASURES = (
@@ -213,8 +259,8 @@ MEASURES = (
         "iprec_at_recall",
         "iprec",
         N_("interpolated precision at a recall level (iprec_at_recall_0.10 and so on)"),
-        lambda c, k, level=None: interpolated_precision(
-            c.relevant, c.n_retrieved, c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
+        lambda c, k, level=None: _interpolated(
+            c.shared(_curve), c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
         ),
         parameter="level",
         reference=Reference(
@@ -232,9 +278,8 @@ MEASURES = (
         "11pt_avg",
         "11pt_avg",
         N_("the 11-point average of interpolated precision (recall 0.0, 0.1, ..., 1.0)"),
-        lambda c, k, recalls=None: eleven_point_average(
-            c.relevant,
-            c.n_retrieved,
+        lambda c, k, recalls=None: _eleven_point(
+            c.shared(_curve),
             c.n_relevant,
             parameter_numbers(recalls, "11pt_avg", ELEVEN_POINTS, None),
             c.recall_rank,
@@ -255,8 +300,8 @@ MEASURES = (
         "Rprec_mult",
         "Rprec_mult",
         N_("precision at a multiple of R (Rprec_mult_0.20 and so on)"),
-        lambda c, k, multiple=None: r_precision_multiple(
-            c.relevant, c.n_relevant, required_level(multiple, "Rprec_mult")
+        lambda c, k, multiple=None: _r_precision_multiple(
+            c.hits_so_far, c.n_relevant, required_level(multiple, "Rprec_mult")
         ),
         parameter="level",
         reference=Reference(
@@ -274,7 +319,7 @@ MEASURES = (
         None,
         "relative_P",
         N_("relative precision@k: relevant found ÷ min(k, R)"),
-        lambda c, k: relative_precision(c.relevant, c.n_relevant, k),
+        lambda c, k: _relative_precision(c.hits_in_top(k), c.n_relevant, k),
         cutoff="required",
         trec_cutoff_name="relative_P",
         reference=Reference(
