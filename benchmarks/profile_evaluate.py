@@ -4,6 +4,7 @@ Run from the repository root, in the package's environment (no peers needed):
 
     python benchmarks/profile_evaluate.py                 # 20,000 queries x 100 documents
     python benchmarks/profile_evaluate.py --queries 5000
+    python benchmarks/profile_evaluate.py --all-trec      # every measure of trec_eval -m all_trec
 
 The files come from ``benchmarks/run.py``'s generator (the same seeded data, about
 82 MB of run file for 20,000 queries), written to a scratch folder outside the
@@ -57,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs (the best is reported)")
     parser.add_argument("--top", type=int, default=15, help="functions in each profile table")
+    parser.add_argument(
+        "--all-trec", action="store_true", help="every measure of trec_eval -m all_trec instead of the five"
+    )
     parser.add_argument("--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for the files")
     args = parser.parse_args(argv)
 
@@ -65,12 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(args.workdir)
     folder.mkdir(parents=True, exist_ok=True)
     qrels_path, run_path = bench.write_files(bench.make_data(args.queries), folder)
-    print(f"{os.cpu_count()} cores; run file {run_path.stat().st_size / 1e6:.0f} MB, measures {MEASURES}")
+    measures = bench.all_trec_names() if args.all_trec else MEASURES
+    shown = f"all_trec ({len(measures)} names)" if args.all_trec else measures
+    print(f"{os.cpu_count()} cores; run file {run_path.stat().st_size / 1e6:.0f} MB, measures {shown}")
 
     times, cpu = [], []
     for _ in range(args.repeats):
         start, start_cpu = time.perf_counter(), time.process_time()
-        rm.evaluate(qrels_path, run_path, MEASURES)
+        rm.evaluate(qrels_path, run_path, measures)
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
     print(f"wall time: best {min(times):.3f} s of {', '.join(f'{t:.3f}' for t in times)}")
@@ -80,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     # charge other processes' turns to whichever function was running when they came.
     profiler = cProfile.Profile(time.process_time)
     profiler.enable()
-    rm.evaluate(qrels_path, run_path, MEASURES)
+    rm.evaluate(qrels_path, run_path, measures)
     profiler.disable()
     stats = pstats.Stats(profiler, stream=io.StringIO())
     print(f"\nunder cProfile: {stats.total_tt:.3f} s of CPU time\n")
