@@ -26,6 +26,12 @@ _LONG = 64  # ids longer than this become strings one by one, to bound the padde
 _PAD = _LONG + 16  # zero bytes after the last id: the words read from any id stay inside the buffer
 _SLICE = 1 << 16  # ids keyed at a time
 _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the first k bytes of a word
+# _KEEP_AT[j][n]: the mask of word j of an id n bytes long (the first n - 8j bytes, 0 to 8 of them),
+# for ids of up to _LONG + 8 bytes: one look-up instead of arithmetic on every id's length.
+_KEEP_AT = np.array(
+    [[_KEEP[min(max(n - 8 * j, 0), 8)] for n in range(_LONG + 9)] for j in range(-(-(_LONG + 8) // 8))],
+    dtype="<u8",
+)
 # Multipliers of the key's mixing steps (splitmix64's, odd 64-bit constants).
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -53,11 +59,18 @@ def words(
         out = np.empty((begins.size, n_words), dtype="<u8")
     fills = np.uint64(fill * 0x0101010101010101)
     for j in range(n_words):
-        keep = _KEEP[np.clip(lengths - 8 * j, 0, 8)]
+        keep = _word_mask(lengths, j, width)
         out[:, j] = every_byte[begins + 8 * j] & keep
         if fill:
             out[:, j] |= fills & ~keep
     return out
+
+
+def _word_mask(lengths: np.ndarray, j: int, longest: int) -> np.ndarray:
+    """The mask of word ``j`` of ids of these ``lengths`` (at most ``longest``): their bytes from ``8 * j`` on, up to 8."""
+    if longest <= _LONG + 8:
+        return _KEEP_AT[j].take(lengths)
+    return _KEEP[np.clip(lengths - 8 * j, 0, 8)]
 
 
 def keys(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -83,7 +96,7 @@ def keys(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
     shortest, longest = int(lengths.min()), int(lengths.max())
     for j in range(-(-longest // 8)):
         at = slice(None) if 8 * j < shortest else np.flatnonzero(lengths > 8 * j)  # ids this long
-        word = every_byte[first[at] + step * j] & _KEEP[np.minimum(lengths[at] - 8 * j, 8)]
+        word = every_byte[first[at] + step * j] & _word_mask(lengths[at], j, longest)
         mixed = (key[at] ^ word) * _MIX1
         mixed ^= mixed >> np.uint64(31)
         key[at] = mixed
@@ -293,10 +306,10 @@ def same(a: Texts, at_a: np.ndarray, b: Texts, at_b: np.ndarray) -> np.ndarray:
     words_a, words_b = every_word(a.raw), every_word(b.raw)
     begins_a, begins_b = a.begins[at_a], b.begins[at_b]
     lengths = np.where(equal, lengths, 0)  # ids of different lengths: no word read
-    shortest = int(lengths.min())
-    for j in range(-(-int(lengths.max()) // 8)):
+    shortest, longest = int(lengths.min()), int(lengths.max())
+    for j in range(-(-longest // 8)):
         at = slice(None) if 8 * j < shortest else np.flatnonzero(lengths > 8 * j)  # ids this long
-        keep = _KEEP[np.minimum(lengths[at] - 8 * j, 8)]
+        keep = _word_mask(lengths[at], j, longest)
         equal[at] &= (words_a[begins_a[at] + 8 * j] & keep) == (words_b[begins_b[at] + 8 * j] & keep)
     return equal
 
