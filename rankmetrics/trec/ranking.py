@@ -212,11 +212,13 @@ def rank(
     scores = padded_rows(scores, lengths, longest, _NAN)
     found = padded_rows(found, lengths, longest, _NAN)
     order = np.argsort(-scores, axis=1, kind=None if ties == "docno_descending" else "stable")
+    # Each row's scores in ranked order (ties="average" reads the groups). Re-ordering tied
+    # documents below moves equal scores only, so these stay the scores in ranked order.
+    ordered_scores = np.take_along_axis(scores, order, axis=1)
     if ties == "docno_descending" and longest > 1:
-        _break_ties(order, scores, groups)
+        _break_ties(order, scores, ordered_scores, groups)
     if ties == "numba_quicksort" and longest > 1:
-        _quicksort_ties(order, scores, lengths)
-    ordered_scores = np.take_along_axis(scores, order, axis=1)  # ties="average" reads the groups
+        _quicksort_ties(order, scores, ordered_scores, lengths)
     n_retrieved = lengths
     if max_documents is not None:
         longest = min(longest, max_documents)
@@ -255,9 +257,11 @@ def rank(
     )
 
 
-def _break_ties(order: np.ndarray, scores: np.ndarray, groups: Records) -> None:
-    """Re-sort, in place, the rows of ``order`` with equal scores: by score, then docno descending."""
-    ordered = np.take_along_axis(scores, order, axis=1)
+def _break_ties(order: np.ndarray, scores: np.ndarray, ordered: np.ndarray, groups: Records) -> None:
+    """Re-sort, in place, the rows of ``order`` with equal scores: by score, then docno descending.
+
+    ``ordered`` holds each row's scores in the order ``order`` gives.
+    """
     tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)  # NaN padding equals nothing
     rows = np.flatnonzero(tied)
     if rows.size == 0:
@@ -348,12 +352,12 @@ def _partition(a: list[float], r: list[int], low: int, high: int) -> int:
     return i
 
 
-def _quicksort_ties(order: np.ndarray, scores: np.ndarray, lengths: np.ndarray) -> None:
+def _quicksort_ties(order: np.ndarray, scores: np.ndarray, ordered: np.ndarray, lengths: np.ndarray) -> None:
     """Re-sort, in place, the rows of ``order`` with equal scores as numba's quicksort does.
 
-    Rows without a tie are already in the one order any sort gives them.
+    Rows without a tie are already in the one order any sort gives them. ``ordered`` holds
+    each row's scores in the order ``order`` gives.
     """
-    ordered = np.take_along_axis(scores, order, axis=1)
     tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)  # NaN padding equals nothing
     for row in np.flatnonzero(tied).tolist():
         n = int(lengths[row])
