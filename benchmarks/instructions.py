@@ -5,6 +5,8 @@ Run from the repository root, in the package's environment, with valgrind instal
 
     python benchmarks/instructions.py             # the count of the work, minus the imports
     python benchmarks/instructions.py --top 15    # and the functions that execute the most of it
+    git worktree add /tmp/before COMMIT && python benchmarks/instructions.py --checkout /tmp/before
+                                                  # the same count for another commit's rankmetrics
 
 On a shared machine a timing varies by 10 % or more from run to run, more than most
 changes to the reader are worth; the number of instructions the work executes does
@@ -46,7 +48,7 @@ if sys.argv[1] == "work":
 """
 
 
-def count(what: str, paths: list[str], profile: Path | None = None) -> tuple[int, str]:
+def count(what: str, paths: list[str], profile: Path | None, checkout: str | None) -> tuple[int, str]:
     """Instructions executed by one process (``what``: "work" or "imports"), and the rankmetrics it imported."""
     out = str(profile) if profile else "/dev/null"
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c"]
@@ -55,6 +57,7 @@ def count(what: str, paths: list[str], profile: Path | None = None) -> tuple[int
         capture_output=True,
         text=True,
         check=True,
+        cwd=checkout,  # "python -c" looks in its folder first: there, another checkout's rankmetrics
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if not found:
@@ -68,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-queries", type=int, default=20_000, help="queries of the run file read")
     parser.add_argument("--top", type=int, default=0, help="also list the functions that execute the most")
     parser.add_argument("--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for the files")
+    parser.add_argument("--checkout", help="count the rankmetrics of this checkout (e.g. a git worktree)")
     args = parser.parse_args(argv)
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -78,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     paths = [str(big_run), str(qrels), str(run)]
     with tempfile.TemporaryDirectory() as scratch:
         profile = Path(scratch) / "callgrind.out" if args.top else None
-        (work, package), (imports, _) = count("work", paths, profile), count("imports", paths)
-        # The commit of the rankmetrics that was counted (PYTHONPATH may point at another checkout).
+        work, package = count("work", paths, profile, args.checkout)
+        imports, _ = count("imports", paths, None, args.checkout)
+        # The commit of the rankmetrics that was counted (--checkout may name another checkout).
         where = Path(package).parent
         commit = subprocess.run(
             ["git", "-C", str(where), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
