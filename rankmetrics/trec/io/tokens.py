@@ -282,7 +282,8 @@ def _numbers(
         for column in range(longest):
             mantissa *= times[:, column]
             mantissa += plus[:, column]
-        number = mantissa / _POWERS.take(decimals, mode="clip")  # a wild token's index is clipped; it is re-read below
+        # A wild token's index is clipped here; such a token is re-read below.
+        number = mantissa / _POWERS.take(decimals, mode="clip")
         np.negative(number, out=number, where=lead == 45)
         values[at] = number
         plain[at] = ~has_other & one_dot & (n_digits >= 1) & (n_digits <= _FAST_DIGITS)
