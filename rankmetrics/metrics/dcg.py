@@ -40,7 +40,8 @@ def _ideal_top(ideal: np.ndarray, depth: int) -> np.ndarray:
         return -np.sort(-top, axis=1)
     # The grade at position i (0-based) is the number of levels that more than i items reach.
     # Counted in bytes (at most _MAX_LEVELS levels), made floats once.
-    positions = np.arange(width)
+    # The positions in the counts' own dtype: comparing bytes with int64 would widen every count.
+    positions = np.arange(width, dtype=reach[0].dtype if reach else np.int64)
     best = np.zeros((ideal.shape[0], width), dtype=np.uint8)
     for at_or_above in reach:
         best += at_or_above[:, None] > positions
@@ -68,7 +69,8 @@ def _level_counts(grades: np.ndarray) -> list[np.ndarray] | None:
         block = grades[start : start + rows]
         with np.errstate(invalid="ignore"):
             small = block.astype(np.uint8)
-        if not (small == block).all():
+        # Compared as floats, cast once: comparing the bytes with the floats directly casts in small buffers.
+        if not (small.astype(np.float64) == block).all():
             return None
         top = int(small.max(initial=0))  # no judged item at all: an empty row
         if top > _MAX_LEVELS:

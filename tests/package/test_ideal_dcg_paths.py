@@ -60,3 +60,18 @@ def test_fractional_grades_in_a_batch():
     idcg = 1.5 + 0.5 / math.log2(3)
     got = rm.ndcg(np.array([[0.5, 1.5], [1.0, 0.0]]))
     assert got == pytest.approx([dcg / idcg, 1.0])
+
+
+@pytest.mark.parametrize("width", [255, 256, 300])
+def test_counting_route_across_blocks_and_wide_rows(width):
+    # Rows of 255 grades count in bytes, rows of 256 or more in int64; 1,200 rows
+    # span several of _level_counts' blocks, and grade 16 (the most levels counted)
+    # first appears in the last block. The reference is a plain full sort.
+    rng = np.random.default_rng(width)
+    grades = rng.integers(0, 5, size=(1200, width)).astype(float)
+    grades[-1, 7] = 16.0
+    grades[3] = 0.0  # a row with nothing relevant
+    assert _level_counts(grades) is not None  # the counting route is the one under test
+    for k in (1, 10, width):
+        expected = -np.sort(-grades, axis=1)[:, :k]
+        assert np.array_equal(_ideal_top(grades, k), expected)
