@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=2_000, help="queries of the files evaluated")
     parser.add_argument("--run-queries", type=int, default=20_000, help="queries of the run file read")
     parser.add_argument("--top", type=int, default=0, help="also list the functions that execute the most")
-    parser.add_argument("--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for the files")
+    parser.add_argument("--workdir", default=bench.WORKDIR, help="scratch folder for the files")
     parser.add_argument("--checkout", help="count the rankmetrics of this checkout (e.g. a git worktree)")
     args = parser.parse_args(argv)
     if not shutil.which("valgrind"):

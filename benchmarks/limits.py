@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         "--read-size", type=int, default=20_000, help="queries of the run file read (0: skip)"
     )
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for the files")
+    parser.add_argument("--workdir", default=bench.WORKDIR, help="scratch folder for the files")
     parser.add_argument("--out", default=str(HERE / "LIMITS.md"))
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)

@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-trec", action="store_true", help="every measure of trec_eval -m all_trec instead of the five"
     )
-    parser.add_argument("--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for the files")
+    parser.add_argument("--workdir", default=bench.WORKDIR, help="scratch folder for the files")
     args = parser.parse_args(argv)
 
     import rankmetrics as rm

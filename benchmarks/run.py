@@ -78,6 +78,7 @@ TREC_EVAL: str | None = None  # the binary's path, set by main()
 DEPTH = 100
 UNRETRIEVED = 5
 SEED = 20240601
+WORKDIR = "/tmp/rankmetrics-bench"  # the generated files; the other benchmark scripts default to it too
 
 
 # ---------------------------------------------------------------- data
@@ -772,9 +773,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", action="store_true", help="peak memory of a chunked 10-million-line run")
     parser.add_argument("--big-lines", type=int, default=10_000_000)
     parser.add_argument("--chunk-queries", type=int, default=1000)
-    parser.add_argument(
-        "--workdir", default="/tmp/rankmetrics-bench", help="scratch folder for generated files"
-    )
+    parser.add_argument("--workdir", default=WORKDIR, help="scratch folder for generated files")
     parser.add_argument(
         "--smoke",
         action="store_true",
