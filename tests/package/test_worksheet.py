@@ -326,12 +326,13 @@ def test_write_refuses_a_file_as_the_folder(tmp_path):
 def test_the_seed_is_on_the_key_only(seed):
     sheet = make_worksheet(seed, 6, "dcg,ndcg,precision,rr")
     assert "seed" not in sheet.problem_markdown + sheet.problem_html
-    assert "씨앗" not in sheet.problem_markdown + sheet.problem_html
+    assert "시드" not in sheet.problem_markdown + sheet.problem_html
+    assert "씨앗" not in sheet.answer_markdown + sheet.answer_html  # the glossary's term is 시드
     assert sheet.problem_markdown.startswith("# 랭킹 지표 학습지: DCG@K · nDCG@K · P@K · RR\n")
     assert "<title>랭킹 지표 학습지: DCG@K · nDCG@K · P@K · RR</title>" in sheet.problem_html
-    title = f"# 랭킹 지표 학습지 답안지 (교사용, 씨앗 {seed}): DCG@K · nDCG@K · P@K · RR\n"
+    title = f"# 랭킹 지표 학습지 답안지 (교사용, 시드 {seed}): DCG@K · nDCG@K · P@K · RR\n"
     assert sheet.answer_markdown.startswith(title)
-    assert f"<title>랭킹 지표 학습지 답안지 (교사용, 씨앗 {seed})" in sheet.answer_html
+    assert f"<title>랭킹 지표 학습지 답안지 (교사용, 시드 {seed})" in sheet.answer_html
 
 
 def test_a_label_heads_both_titles_and_changes_nothing_else():
@@ -339,7 +340,7 @@ def test_a_label_heads_both_titles_and_changes_nothing_else():
     plain, labelled = make_worksheet(7, 2, "dcg,ndcg"), make_worksheet(7, 2, "dcg,ndcg", label=" 수업 2 ")
     assert labelled.problem_markdown.startswith("# 수업 2 · 랭킹 지표 학습지: DCG@K · nDCG@K\n")
     assert "<title>수업 2 · 랭킹 지표 학습지: DCG@K · nDCG@K</title>" in labelled.problem_html
-    assert labelled.answer_markdown.startswith("# 수업 2 · 랭킹 지표 학습지 답안지 (교사용, 씨앗 7): DCG@K")
+    assert labelled.answer_markdown.startswith("# 수업 2 · 랭킹 지표 학습지 답안지 (교사용, 시드 7): DCG@K")
     # below the title line the files are the unlabelled ones, byte for byte
     assert labelled.problem_markdown.split("\n", 1)[1] == plain.problem_markdown.split("\n", 1)[1]
     assert labelled.answer_markdown.split("\n", 1)[1] == plain.answer_markdown.split("\n", 1)[1]
