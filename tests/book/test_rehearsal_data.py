@@ -1,9 +1,14 @@
-"""The rehearsal minutes have one home, ``book/data/rehearsal.json``, and the lesson plans agree with it.
+"""The lesson plan's minutes: the cards at the top, the scripts below, and the rehearsal record.
 
-The plan's minute slots are written in the plan's prose (each lesson's schedule table, the
-"### 도입(0–10분)" headings, "모두 15분입니다" under each activity and "**숙제(약 20분)**"); the
-data file repeats them beside the measured minutes. These tests bind the two, and check that the
-table the plan shows is the one built from the file as it is now (not a stale execution).
+The plan states each activity's minutes twice: in the lesson's card at the top of
+``lesson_plans.ipynb`` (a timeline rendered from ``lesson_cards.Lesson`` data, with one row of
+slack before the exit ticket) and in the lesson's details below ("### 도입(0–9분)" headings and
+"모두 9분입니다" under each activity's minute breakdown). These tests bind the two.
+
+The minutes measured in the two rehearsals have one home, ``book/data/rehearsal.json``, shown by
+the authors' appendix ``appendix_lesson_rehearsal.ipynb``. Its slots are the plan's as rehearsed
+(round 2), before the slack was added; the tests check the file's shape and that the appendix
+shows the file as it is now (not a stale execution).
 """
 
 from __future__ import annotations
@@ -18,44 +23,90 @@ import pytest
 BOOK = Path(__file__).resolve().parents[2] / "book"
 DATA = json.loads((BOOK / "data" / "rehearsal.json").read_text(encoding="utf-8"))
 PLAN = nbformat.read(BOOK / "lesson_plans.ipynb", as_version=4)
+APPENDIX = nbformat.read(BOOK / "appendix_lesson_rehearsal.ipynb", as_version=4)
 ACTIVITIES = ("도입", "본 활동 1", "본 활동 2", "마무리")
+SLACK = "여유"
+TIMELINE_ROW = re.compile(r"^\| (\d+)–(\d+)분 \| (?:\*\*)?([^:*|]+?)(?:\*\*)?: .*\| (\d+) \|$", re.MULTILINE)
+LESSON_OF_CARD = re.compile(r"\{ref\}`수업 (\d+) 자세히 <([\w-]+)>`")
+
+
+def cards() -> dict[int, str]:
+    """Lesson number -> the card's Markdown, as the page shows it (a visible cell's output)."""
+    found = {}
+    for cell in PLAN.cells:
+        if cell.cell_type != "code" or "remove-cell" in cell.metadata.get("tags", []):
+            continue
+        for out in cell.get("outputs", []):
+            text = out.get("data", {}).get("text/markdown", "")
+            if text.startswith("**목표**"):
+                (number, _label), *_ = LESSON_OF_CARD.findall(text)
+                found[int(number)] = text
+    return found
+
+
+def timeline(card: str) -> list[tuple[str, int, int, int]]:
+    """(name, start, end, minutes) for each row of a card's timeline."""
+    return [(name.strip(), int(a), int(b), int(m)) for a, b, name, m in TIMELINE_ROW.findall(card)]
 
 
 def lesson_text(lesson: int) -> str:
-    """The Markdown of lesson N's section: from its "## 수업 N." heading to the next level-2 heading."""
+    """The Markdown of lesson N's details: from "## 수업 N 자세히" to the next level-2 heading."""
     text = "\n".join(cell.source for cell in PLAN.cells if cell.cell_type == "markdown")
-    start = text.index(f"\n## 수업 {lesson}.")
+    start = text.index(f"\n## 수업 {lesson} 자세히")
     following = re.search(r"\n## ", text[start + 1 :])
     return text[start : start + 1 + following.start()] if following else text[start:]
 
 
 def activity_text(section: str, name: str) -> str:
-    """One activity's part of a lesson section: from its "### name(" heading to the next "###"."""
+    """One activity's part of a lesson's details: from its "### name(" heading to the next "###"."""
     start = section.index(f"\n### {name}(")
     following = section.find("\n### ", start + 1)
     return section[start : following if following > 0 else len(section)]
 
 
-@pytest.mark.parametrize("lesson", DATA["lessons"], ids=lambda lesson: f"lesson{lesson['lesson']}")
-def test_slots_in_the_data_file_are_the_plans_slots(lesson):
-    section = lesson_text(lesson["lesson"])
-    by_name = {activity["name"]: activity for activity in lesson["activities"]}
-    assert set(by_name) == {*ACTIVITIES, "숙제"}
-    for name in ACTIVITIES:
-        start, end = by_name[name]["slot"]
-        # the schedule table at the top of the lesson: "| 0–10분 | 도입: ..."
-        assert re.search(rf"^\| {start}–{end}분 \| {name}", section, re.MULTILINE), (name, start, end)
-        # the activity's own heading and the sum of its minute breakdown
-        assert f"\n### {name}({start}–{end}분)" in section
+def test_every_lesson_has_a_card():
+    assert sorted(cards()) == [lesson["lesson"] for lesson in DATA["lessons"]] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("lesson", [1, 2, 3], ids=lambda n: f"lesson{n}")
+def test_the_card_timeline_is_50_minutes_with_slack_before_the_exit(lesson):
+    rows = timeline(cards()[lesson])
+    names = [name for name, *_ in rows]
+    assert names == [*ACTIVITIES[:3], SLACK, ACTIVITIES[3]], names
+    assert rows[0][1] == 0 and rows[-1][2] == 50
+    assert all(end - start == minutes for _name, start, end, minutes in rows)
+    assert all(rows[i][2] == rows[i + 1][1] for i in range(len(rows) - 1))  # the rows tile 0–50
+    slack = rows[names.index(SLACK)][3]
+    assert slack >= 3
+    assert f"| | 합계 (여유 {slack}분 포함) | 50 |" in cards()[lesson]
+
+
+@pytest.mark.parametrize("lesson", [1, 2, 3], ids=lambda n: f"lesson{n}")
+def test_the_details_keep_the_cards_minutes(lesson):
+    section = lesson_text(lesson)
+    for name, start, end, minutes in timeline(cards()[lesson]):
+        if name == SLACK:
+            continue
+        assert f"\n### {name}({start}–{end}분)" in section, (name, start, end)
         totals = re.findall(r"모두 (\d+)분입니다", activity_text(section, name))
-        assert totals == [str(end - start)], (name, totals)
-    # the schedule table has exactly these four rows, and they tile 0–50 minutes
-    rows = re.findall(r"^\| (\d+)–(\d+)분 \|", section, re.MULTILINE)
-    assert [(int(a), int(b)) for a, b in rows] == [tuple(by_name[name]["slot"]) for name in ACTIVITIES]
-    assert rows[0][0] == "0" and rows[-1][1] == "50"
-    assert all(rows[i][1] == rows[i + 1][0] for i in range(len(rows) - 1))
-    homework = re.findall(r"\*\*숙제\(약 (\d+)분\)\*\*", section)
-    assert homework == [str(by_name["숙제"]["plan"])]
+        assert totals == [str(minutes)], (name, totals)
+
+
+@pytest.mark.parametrize("lesson", DATA["lessons"], ids=lambda lesson: f"lesson{lesson['lesson']}")
+def test_homework_minutes_agree(lesson):
+    planned = next(a["plan"] for a in lesson["activities"] if a["name"] == "숙제")
+    assert re.findall(r"\*\*숙제\(약 (\d+)분\)\*\*", lesson_text(lesson["lesson"])) == [str(planned)]
+    card = cards()[lesson["lesson"]]
+    homework = next(line for line in card.splitlines() if line.startswith("**숙제**"))
+    assert re.findall(r"약 (\d+)분", homework) == [str(planned)]
+
+
+@pytest.mark.parametrize("lesson", DATA["lessons"], ids=lambda lesson: f"lesson{lesson['lesson']}")
+def test_rehearsed_slots_tiled_the_lesson(lesson):
+    slots = [tuple(a["slot"]) for a in lesson["activities"] if a.get("slot")]
+    assert [a["name"] for a in lesson["activities"] if a.get("slot")] == list(ACTIVITIES)
+    assert slots[0][0] == 0 and slots[-1][1] == 50
+    assert all(slots[i][1] == slots[i + 1][0] for i in range(len(slots) - 1))
 
 
 def test_measured_minutes_are_well_formed():
@@ -77,7 +128,7 @@ def test_measured_minutes_are_well_formed():
 
 
 def shown(value) -> str:
-    """How the plan's table prints one value (the notebook's own formatting, restated)."""
+    """How the appendix's table prints one value (the notebook's own formatting, restated)."""
     if value is None:
         return "–"
     if isinstance(value, list):
@@ -85,8 +136,8 @@ def shown(value) -> str:
     return f"{value:g}"
 
 
-def test_the_plan_shows_the_minutes_of_the_data_file():
-    cell = next(c for c in PLAN.cells if c.cell_type == "code" and "data/rehearsal.json" in c.source)
+def test_the_appendix_shows_the_minutes_of_the_data_file():
+    cell = next(c for c in APPENDIX.cells if c.cell_type == "code" and "show_table" in c.source)
     text = next(o["data"]["text/plain"] for o in cell.outputs if "text/html" in o.get("data", {}))
     lines = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()[2:]]
     expected = []
@@ -107,3 +158,12 @@ def test_the_plan_shows_the_minutes_of_the_data_file():
     assert lines == expected
     # e.g. lesson 2, activity 2, round 2: the DCG role and the IDCG role, printed as a range
     assert ["수업 2", "본 활동 2", "25–40분", "9.1", "10.6–11.3", "18", "15.1"] in lines
+
+
+def test_the_rehearsal_logs_left_the_teachers_page():
+    """The change-logs are notes for authors: on the appendix, not in the plan a teacher reads."""
+    plan = "\n".join(c.source for c in PLAN.cells if c.cell_type == "markdown")
+    appendix = "\n".join(c.source for c in APPENDIX.cells if c.cell_type == "markdown")
+    for heading in ("## 1차 리허설에서 드러난 문제와 고친 것", "## 2차 리허설에서 드러난 문제와 고친 것"):
+        assert heading in appendix and heading.lstrip("#").strip() not in plan
+    assert "rehearsal.json" not in "\n".join(c.source for c in PLAN.cells)
