@@ -1,0 +1,437 @@
+"""Ten recommender libraries' own metric values, recorded for the ``like=`` presets.
+
+Issue 31 asks for presets (``like="recbole"``, ``"recommenders"``, ``"lenskit"``,
+``"cornac"``, ``"implicit"``, ``"rectools"``, ``"replay"``, ``"evidently"``,
+``"daisyrec"``, ``"torchmetrics"``) that reproduce each library's per-user values and its
+mean. This script is the proof: it calls each real library's own metric code (no model is
+trained) on three fixed data sets and writes what the library returned, or the exception
+it raised, to ``tests/package/data/recsys_library_values.json``. Nothing here imports
+rankmetrics, and no value is typed by hand.
+
+The data sets (made here, seeded, and written into the JSON beside the values):
+
+- ``seed_list``: one user ``u1``, recommendations A, B, C, D, E (scores 5 … 1), relevant
+  {B, D, F, G}; k = 1 … 5 and 10.
+- ``random``: 30 users × 20 items, k = 1, 3, 5 and 10. Scores in steps of 0.2 (many
+  ties); graded test relevance 1 … 3; users with no test item; users with no
+  recommendation; lists of three items (shorter than k); items the user saw in training
+  (``seen``), some of them recommended (a seen item is never a test item).
+- ``toy``: the beyond-accuracy toy of issue 31 §4 (catalogue a–f, training counts a 50,
+  b 30, c 10, d 5, e 4, f 1; lists u1 = [a, b, c], u2 = [a, b, d], u3 = [a, c, e]).
+
+A recommendation list is given as ``[[item, score], …]`` in its *given order*: score
+descending, equal scores by item id ascending. A library that takes a ranked list gets
+that order; a library that takes scores gets the scores and sorts them itself, and its
+``tie_order`` says how (``tie_probe`` records the order it produced on tied scores).
+
+JSON layout (stable; the presets' tests read it):
+
+    {"seed": int, "ks": {dataset: [k, …]},
+     "datasets": {"seed_list" | "random": {"users": [...], "items": [...],
+                                           "test": {user: {item: grade}},
+                                           "recommendations": {user: [[item, score], ...]},
+                                           "seen": {user: [item, ...]}},
+                  "toy": {"catalog": [...], "counts": {item: n}, "lists": {user: [...]}}},
+     "libraries": {name: {"installed": bool, "reason": str (if not installed),
+                          "distribution": str, "version": str, "python": str, "numpy": str,
+                          "environment": "np1" | "np2",
+                          "calls": {measure family: the library call},
+                          "user_set": str, "tie_order": str, "seen_items": str,
+                          "tie_probe": {...},
+                          "values": {dataset: {measure: {"per_user": {user: value},
+                                                         "mean": value,
+                                                         "mean_call": str}
+                                               | {"error": "Type: message"}}},
+                          "beyond": {measure: value | {"error": ...}}}}}
+
+Measure names: ``P@k``, ``R@k``, ``HR@k``, ``MRR@k``, ``MRR`` (no cutoff), ``MAP@k``,
+``nDCG@k``. A per-user value is a number, ``null`` where the library returned NaN, or
+``{"error": "Type: message"}`` where it raised; a user absent from ``per_user`` got no
+value from the library (it was left out of its user set). ``mean`` is the library's own
+summary over its own user set where it has one (``mean_call`` names it), else the
+plain mean of the per-user values the library returned (``mean_call`` says so).
+Numbers are rounded to 12 significant digits.
+
+Usage, from the repository root. The libraries need two environments: RecBole, DaisyRec
+and Recommenders' evaluation module need numpy < 2; LensKit, Cornac, implicit, RecTools,
+RePlay, Evidently and torchmetrics run on numpy 2. Each run adds the libraries its
+environment can import to the JSON and keeps the others' entries:
+
+    python3.11 -m venv /tmp/recsys-np1
+    /tmp/recsys-np1/bin/pip install -r benchmarks/requirements-recsys-np1.txt
+    /tmp/recsys-np1/bin/pip install --no-deps recommenders==1.2.1 recbole==1.2.1 daisyrec==2.3.0
+    /tmp/recsys-np1/bin/python benchmarks/recsys_library_values.py
+
+    python3.12 -m venv /tmp/recsys-np2
+    /tmp/recsys-np2/bin/pip install -r benchmarks/requirements-recsys-np2.txt
+    /tmp/recsys-np2/bin/python benchmarks/recsys_library_values.py
+
+(torch from PyPI pulls its CUDA libraries, a few GB; the metrics run on the CPU.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import math
+import platform
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "package" / "data" / "recsys_library_values.json"
+SEED = 20261204
+KS = {"seed_list": [1, 2, 3, 4, 5, 10], "random": [1, 3, 5, 10]}
+FAMILIES = ["P", "R", "HR", "MRR@", "MAP", "nDCG"]
+
+
+# ---------------------------------------------------------------- data sets
+
+
+def seed_list() -> dict:
+    items = ["A", "B", "C", "D", "E", "F", "G"]
+    recs = [[item, float(5 - i)] for i, item in enumerate("ABCDE")]
+    return {
+        "users": ["u1"],
+        "items": items,
+        "test": {"u1": {"B": 1, "D": 1, "F": 1, "G": 1}},
+        "recommendations": {"u1": recs},
+        "seen": {"u1": []},
+    }
+
+
+def random_data(seed: int = SEED) -> dict:
+    """30 users × 20 items with ties, grades, empty users, short lists and seen items."""
+    rng = np.random.default_rng(seed)
+    items = [f"i{j:02d}" for j in range(20)]
+    users = [f"u{u:02d}" for u in range(30)]
+    test, recs, seen = {}, {}, {}
+    for u, user in enumerate(users):
+        order = rng.permutation(20).tolist()
+        n_seen = int(rng.integers(0, 4))
+        seen[user] = sorted(items[j] for j in order[:n_seen])
+        rest = order[n_seen:]
+        grades = rng.choice([0, 1, 2, 3], size=len(rest), p=[0.7, 0.15, 0.1, 0.05]).tolist()
+        if u % 7 == 3:  # users with no test item
+            grades = [0] * len(rest)
+        if u % 11 == 5 and not any(grades):  # and one with a single grade-1 item at least
+            grades[0] = 1
+        test[user] = {items[j]: int(g) for j, g in zip(rest, grades) if g > 0}
+        if u % 10 == 7:  # users with no recommendation
+            recs[user] = []
+            continue
+        length = 3 if u % 9 == 4 else int(rng.integers(8, 15))  # lists shorter than k
+        listed = rng.permutation(20)[:length].tolist()  # may hold seen items
+        scores = (rng.integers(0, 6, size=length) / 5.0).tolist()  # six values: ties
+        pairs = sorted(((items[j], round(s, 1)) for j, s in zip(listed, scores)), key=lambda p: (-p[1], p[0]))
+        recs[user] = [[item, score] for item, score in pairs]
+    return {"users": users, "items": items, "test": test, "recommendations": recs, "seen": seen}
+
+
+def toy_data() -> dict:
+    return {
+        "catalog": list("abcdef"),
+        "counts": {"a": 50, "b": 30, "c": 10, "d": 5, "e": 4, "f": 1},
+        "lists": {"u1": ["a", "b", "c"], "u2": ["a", "b", "d"], "u3": ["a", "c", "e"]},
+    }
+
+
+def datasets() -> dict:
+    return {"seed_list": seed_list(), "random": random_data(), "toy": toy_data()}
+
+
+def ranked(data: dict, user: str) -> list[str]:
+    """The user's list in its given order (score descending, ties by item id)."""
+    return [item for item, _ in data["recommendations"][user]]
+
+
+def relevant(data: dict, user: str) -> set[str]:
+    return {item for item, grade in data["test"].get(user, {}).items() if grade > 0}
+
+
+def measures(dataset: str) -> list[tuple[str, str, int]]:
+    """(name, family, k) for every measure recorded on the data set."""
+    out = []
+    for k in KS[dataset]:
+        for family in FAMILIES:
+            name = f"MRR@{k}" if family == "MRR@" else f"{family}@{k}"
+            out.append((name, family, k))
+    return out
+
+
+# ---------------------------------------------------------------- recording helpers
+
+
+def clean(value):
+    """A JSON-safe number rounded to 12 significant digits; NaN becomes None."""
+    if value is None:
+        return None
+    value = float(value)
+    if math.isnan(value):
+        return None
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return float(f"{value:.12g}")
+
+
+def failure(error: BaseException) -> dict:
+    return {"error": f"{type(error).__name__}: {error}"}
+
+
+def plain_mean(per_user: dict) -> float | None:
+    found = [v for v in per_user.values() if isinstance(v, float)]
+    return clean(sum(found) / len(found)) if found else None
+
+
+def entry(per_user: dict, mean=None, mean_call: str | None = None) -> dict:
+    per_user = {u: (v if isinstance(v, dict) else clean(v)) for u, v in per_user.items()}
+    if mean_call is None:
+        return {"per_user": per_user, "mean": plain_mean(per_user),
+                "mean_call": "plain mean of the per-user values (the script's, not the library's)"}
+    return {"per_user": per_user, "mean": mean if isinstance(mean, dict) else clean(mean), "mean_call": mean_call}
+
+
+def guarded(run: Callable[[], dict]) -> dict:
+    try:
+        return run()
+    except Exception as error:  # a library's crash is a recorded result, not a failure of the script
+        traceback.print_exc(file=sys.stderr)
+        return failure(error)
+
+
+# ---------------------------------------------------------------- torchmetrics
+
+
+def torchmetrics_values(data: dict, dataset: str) -> dict:
+    """Per user: the functional metric on the user's listed items; mean: the metric class."""
+    import torch
+    from torchmetrics import retrieval as classes
+    from torchmetrics.functional import retrieval as functional
+
+    names = {"P": "precision", "R": "recall", "HR": "hit_rate", "MRR@": "reciprocal_rank",
+             "MAP": "average_precision", "nDCG": "normalized_dcg"}
+    class_names = {"P": "RetrievalPrecision", "R": "RetrievalRecall", "HR": "RetrievalHitRate",
+                   "MRR@": "RetrievalMRR", "MAP": "RetrievalMAP", "nDCG": "RetrievalNormalizedDCG"}
+    users = [u for u in data["users"] if data["recommendations"][u]]
+    out = {}
+    for name, family, k in measures(dataset):
+        function = getattr(functional, f"retrieval_{names[family]}")
+        per_user, preds, target, indexes = {}, [], [], []
+        for index, user in enumerate(users):
+            items = ranked(data, user)
+            grades = data["test"].get(user, {})
+            # Graded targets for nDCG (torchmetrics' gain is the target), 0/1 for the others.
+            row = [float(grades.get(i, 0)) if family == "nDCG" else float(i in grades) for i in items]
+            scores = torch.tensor([s for _, s in data["recommendations"][user]], dtype=torch.float64)
+            t = torch.tensor(row, dtype=torch.float64 if family == "nDCG" else torch.bool)
+            try:
+                per_user[user] = float(function(scores, t, top_k=k))
+            except Exception as error:
+                per_user[user] = failure(error)
+            preds.append(scores), target.append(t), indexes.append(torch.full((len(items),), index))
+        metric = getattr(classes, class_names[family])(top_k=k)  # empty_target_action="neg"
+        try:
+            metric.update(torch.cat(preds), torch.cat(target), torch.cat(indexes))
+            mean = float(metric.compute())
+        except Exception as error:
+            mean = failure(error)
+        out[name] = entry(per_user, mean, f"{class_names[family]}(top_k={k}).update(preds, target, indexes).compute()")
+    return out
+
+
+TORCHMETRICS = {
+    "distribution": "torchmetrics",
+    "calls": {"per_user": "torchmetrics.functional.retrieval.retrieval_<measure>(preds, target, top_k=k) on the "
+              "user's listed items (scores; 0/1 targets, graded for nDCG)",
+              "mean": "torchmetrics.retrieval.Retrieval<Measure>(top_k=k) over all listed rows, indexes = users"},
+    "user_set": "only the users with a list (a user with no recommendation has no row to pass); users whose list "
+                "holds no relevant item count 0 (empty_target_action='neg')",
+    "tie_order": "torch.topk / argsort on the scores: the order of equal scores is not specified (nDCG averages "
+                 "over tied scores)",
+    "seen_items": "kept: torchmetrics sees only the rows passed",
+}
+
+
+def torchmetrics_probe() -> dict:
+    import torch
+
+    scores = torch.tensor([0.5, 1.0, 0.5, 0.5, 1.0, 0.5], dtype=torch.float64)
+    return {"scores": scores.tolist(), "torch.topk(scores, 6).indices": torch.topk(scores, 6).indices.tolist(),
+            "torch.argsort(scores, descending=True)": torch.argsort(scores, descending=True).tolist()}
+
+
+# ---------------------------------------------------------------- RecBole
+
+
+def recbole_values(data: dict, dataset: str) -> dict:
+    """``metric_info`` per user and ``calculate_metric`` for the mean, on the hit matrix RecBole's collector builds."""
+    import torch
+    from recbole.evaluator.collector import DataStruct
+    from recbole.evaluator import metrics as rb
+
+    width = max(KS[dataset])
+    # RecBole evaluates only the users that have test interactions (FullSortEvalDataLoader).
+    users = [u for u in data["users"] if relevant(data, u)]
+    hits = torch.zeros((len(users), width), dtype=torch.bool)
+    for row, user in enumerate(users):
+        for col, item in enumerate(ranked(data, user)[:width]):
+            hits[row, col] = item in relevant(data, user)
+    pos_len = torch.tensor([[len(relevant(data, u))] for u in users])
+    struct = DataStruct()
+    # Collector.eval_batch_collect stores the top-k hit matrix with pos_len as its last column.
+    struct.set("rec.topk", torch.cat((hits.int(), pos_len), dim=1))
+    classes = {"P": rb.Precision, "R": rb.Recall, "HR": rb.Hit, "MRR@": rb.MRR, "MAP": rb.MAP, "nDCG": rb.NDCG}
+    out = {}
+    for name, family, k in measures(dataset):
+        config = {"topk": [k], "metric_decimal_place": 12}
+        metric = classes[family](config)
+        try:
+            pos_index, lengths = metric.used_info(struct)
+            info = metric.metric_info(pos_index, lengths) if family in ("R", "MAP", "nDCG") else metric.metric_info(pos_index)
+            per_user = {u: float(info[i, k - 1]) for i, u in enumerate(users)}
+            mean = next(iter(metric.calculate_metric(struct).values()))
+        except Exception as error:
+            out[name] = failure(error)
+            continue
+        out[name] = entry(per_user, mean, f"recbole.evaluator.metrics.{classes[family].__name__}(config)"
+                          f".calculate_metric(data) with topk=[{k}]")
+    return out
+
+
+RECBOLE = {
+    "distribution": "recbole",
+    "calls": {"per_user": "recbole.evaluator.metrics.<Metric>(config).metric_info(pos_index[, pos_len])[:, k-1]",
+              "mean": "<Metric>(config).calculate_metric(DataStruct with 'rec.topk') (topk_result: mean over rows)"},
+    "user_set": "only users with test items (the evaluation loader is built from test interactions); a user "
+                "without recommendations is an all-miss row",
+    "tie_order": "Collector.eval_batch_collect takes torch.topk of the full score matrix: equal scores in an "
+                 "unspecified order (see tie_probe); here the hit matrix is built from the given order",
+    "seen_items": "Trainer._full_sort_batch_eval sets history items to -inf before topk; the metric code itself "
+                  "sees only the hit matrix (here built from the list as given, seen items kept)",
+}
+
+
+# ---------------------------------------------------------------- Microsoft Recommenders
+
+
+def recommenders_values(data: dict, dataset: str) -> dict:
+    """python_evaluation on (userID, itemID, rating) / (userID, itemID, prediction) frames."""
+    import pandas as pd
+    from recommenders.evaluation import python_evaluation as pe
+
+    true = pd.DataFrame([(u, i, float(g)) for u in data["users"] for i, g in data["test"].get(u, {}).items()],
+                        columns=["userID", "itemID", "rating"])
+    pred = pd.DataFrame([(u, i, s) for u in data["users"] for i, s in data["recommendations"][u]],
+                        columns=["userID", "itemID", "prediction"])
+    functions = {"P": "precision_at_k", "R": "recall_at_k", "MAP": "map_at_k", "nDCG": "ndcg_at_k"}
+    out = {}
+    for name, family, k in measures(dataset):
+        if family not in functions:
+            continue
+        function = getattr(pe, functions[family])
+
+        def call(t, p):
+            return float(function(t, p, k=k))
+
+        per_user = {}
+        for user in data["users"]:
+            t, p = true[true.userID == user], pred[pred.userID == user]
+            if t.empty and p.empty:
+                continue
+            try:
+                per_user[user] = call(t, p)
+            except Exception as error:
+                per_user[user] = failure(error)
+        try:
+            mean = call(true, pred)
+        except Exception as error:
+            mean = failure(error)
+        out[name] = entry(per_user, mean, f"recommenders.evaluation.python_evaluation.{functions[family]}"
+                          f"(rating_true, rating_pred, k={k}) on all users")
+    # map() (no cutoff: AP over |R|) beside map_at_k, as the library's benchmarks report it.
+    return out
+
+
+RECOMMENDERS = {
+    "distribution": "recommenders",
+    "calls": {"per_user": "python_evaluation.<function>(rating_true of one user, rating_pred of one user, k=k); "
+              "a user in neither frame is skipped",
+              "mean": "python_evaluation.<function>(rating_true, rating_pred, k=k) on all users"},
+    "user_set": "P/R/MAP: merge_ranking_true_pred keeps the users in both frames; nDCG: see the recorded means",
+    "tie_order": "get_top_k_items: sort_values by prediction then cumcount (see tie_probe)",
+    "seen_items": "kept: the evaluation module does not filter",
+}
+
+
+def recommenders_probe() -> dict:
+    import pandas as pd
+    from recommenders.evaluation.python_evaluation import get_top_k_items
+
+    frame = pd.DataFrame({"userID": ["u"] * 6, "itemID": ["i0", "i1", "i2", "i3", "i4", "i5"],
+                          "prediction": [0.5, 1.0, 0.5, 0.5, 1.0, 0.5]})
+    top = get_top_k_items(frame, col_user="userID", col_rating="prediction", k=6)
+    return {"frame": frame.to_dict(orient="list"), "get_top_k_items order": top["itemID"].tolist()}
+
+
+# ---------------------------------------------------------------- running and merging
+
+# name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
+LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None]] = {
+    "torchmetrics": ("torchmetrics", TORCHMETRICS, torchmetrics_values, None, torchmetrics_probe),
+    "recbole": ("recbole", RECBOLE, recbole_values, None, torchmetrics_probe),
+    "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, None,
+                     recommenders_probe),
+}
+
+
+def run_library(name: str, data: dict) -> dict:
+    module, about, values, beyond, probe = LIBRARIES[name]
+    try:
+        __import__(module)
+    except Exception as error:  # ImportError, or a library that breaks on this numpy
+        return {"installed": False, "reason": f"{type(error).__name__}: {error}"}
+    record = {
+        "installed": True,
+        **about,
+        "version": importlib.metadata.version(about["distribution"]),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "environment": "np1" if np.__version__.startswith("1.") else "np2",
+        "values": {ds: guarded(lambda ds=ds: values(data[ds], ds)) for ds in KS},
+    }
+    if beyond is not None:
+        record["beyond"] = guarded(lambda: beyond(data["toy"]))
+    if probe is not None:
+        record["tie_probe"] = guarded(probe)
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma-separated library names (default: every one importable here)")
+    args = parser.parse_args()
+    data = datasets()
+    record = {"seed": SEED, "ks": KS, "datasets": data, "libraries": {}}
+    if OUT.exists():
+        old = json.loads(OUT.read_text(encoding="utf-8"))
+        if old["datasets"] != json.loads(json.dumps(data)):
+            raise SystemExit("the data sets differ from the recorded ones (another numpy stream?)")
+        record["libraries"] = old["libraries"]
+    names = args.only.split(",") if args.only else list(LIBRARIES)
+    for name in names:
+        found = run_library(name, data)
+        if found["installed"] or name not in record["libraries"]:
+            record["libraries"][name] = found  # an entry from the other environment is kept
+        print(f"{name}: {found.get('version', found.get('reason'))}", file=sys.stderr)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
