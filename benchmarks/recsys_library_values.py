@@ -39,17 +39,21 @@ JSON layout (stable; the presets' tests read it):
                           "user_set": str, "tie_order": str, "seen_items": str,
                           "tie_probe": {...},
                           "values": {dataset: {measure: {"per_user": {user: value},
-                                                         "mean": value,
-                                                         "mean_call": str}
+                                                         "mean": value, "mean_call": str,
+                                                         "mean_matches": [user set, ...]}
                                                | {"error": "Type: message"}}},
                           "beyond": {measure: value | {"error": ...}}}}}
 
 Measure names: ``P@k``, ``R@k``, ``HR@k``, ``MRR@k``, ``MRR`` (no cutoff), ``MAP@k``,
 ``nDCG@k``. A per-user value is a number, ``null`` where the library returned NaN, or
-``{"error": "Type: message"}`` where it raised; a user absent from ``per_user`` got no
-value from the library (it was left out of its user set). ``mean`` is the library's own
-summary over its own user set where it has one (``mean_call`` names it), else the
-plain mean of the per-user values the library returned (``mean_call`` says so).
+``{"error": "Type: message"}`` where it raised. Where the library gives per-user values
+itself, ``per_user`` holds the users it returned; where it only gives a mean (Recommenders,
+implicit), ``per_user`` is the same function called on one user's rows at a time.
+``mean`` is the library's own summary over its own user set where it has one
+(``mean_call`` names it), else the plain mean of the per-user values (``mean_call`` says
+so). ``mean_matches`` names the user sets (``with_test``: users with a relevant test item;
+``with_recommendations``; ``with_both``; ``with_either``; ``all``) over which the plain
+mean of ``per_user`` equals ``mean`` to 1e-9: the library's user set, measured.
 Numbers are rounded to 12 significant digits.
 
 Usage, from the repository root. The libraries need two environments: RecBole, DaisyRec
@@ -138,6 +142,8 @@ def toy_data() -> dict:
         "catalog": list("abcdef"),
         "counts": {"a": 50, "b": 30, "c": 10, "d": 5, "e": 4, "f": 1},
         "lists": {"u1": ["a", "b", "c"], "u2": ["a", "b", "d"], "u3": ["a", "c", "e"]},
+        "genres": {"a": ["action"], "b": ["action", "comedy"], "c": ["drama"], "d": ["comedy"],
+                   "e": ["drama", "romance"]},
     }
 
 
@@ -257,7 +263,7 @@ TORCHMETRICS = {
 }
 
 
-def torchmetrics_probe() -> dict:
+def torch_probe() -> dict:
     import torch
 
     scores = torch.tensor([0.5, 1.0, 0.5, 0.5, 1.0, 0.5], dtype=torch.float64)
@@ -272,8 +278,12 @@ def recbole_values(data: dict, dataset: str) -> dict:
     """``metric_info`` per user and ``calculate_metric`` for the mean, on the hit matrix RecBole's collector builds."""
     import torch
     from recbole.evaluator.collector import DataStruct
+    from recbole.config import Config
     from recbole.evaluator import metrics as rb
 
+    # Every RecBole run builds a Config, whose __init__ calls this: it puts back np.float
+    # (removed in numpy 1.24), which MRR, MAP and NDCG use.
+    Config.compatibility_settings(None)
     width = max(KS[dataset])
     # RecBole evaluates only the users that have test interactions (FullSortEvalDataLoader).
     users = [u for u in data["users"] if relevant(data, u)]
@@ -282,14 +292,14 @@ def recbole_values(data: dict, dataset: str) -> dict:
         for col, item in enumerate(ranked(data, user)[:width]):
             hits[row, col] = item in relevant(data, user)
     pos_len = torch.tensor([[len(relevant(data, u))] for u in users])
-    struct = DataStruct()
-    # Collector.eval_batch_collect stores the top-k hit matrix with pos_len as its last column.
-    struct.set("rec.topk", torch.cat((hits.int(), pos_len), dim=1))
     classes = {"P": rb.Precision, "R": rb.Recall, "HR": rb.Hit, "MRR@": rb.MRR, "MAP": rb.MAP, "nDCG": rb.NDCG}
     out = {}
     for name, family, k in measures(dataset):
         config = {"topk": [k], "metric_decimal_place": 12}
         metric = classes[family](config)
+        struct = DataStruct()
+        # Collector.eval_batch_collect stores the top-k hit matrix with pos_len as its last column.
+        struct.set("rec.topk", torch.cat((hits[:, :k].int(), pos_len), dim=1))
         try:
             pos_index, lengths = metric.used_info(struct)
             info = metric.metric_info(pos_index, lengths) if family in ("R", "MAP", "nDCG") else metric.metric_info(pos_index)
@@ -357,6 +367,23 @@ def recommenders_values(data: dict, dataset: str) -> dict:
     return out
 
 
+def recommenders_beyond(toy: dict) -> dict:
+    import pandas as pd
+    from recommenders.evaluation import python_evaluation as pe
+
+    # One training row per interaction: item a by 50 users, b by 30, ...
+    train = pd.DataFrame([(f"t{n:03d}", item) for item, count in toy["counts"].items() for n in range(count)],
+                         columns=["userID", "itemID"])
+    reco = pd.DataFrame([(u, i) for u, items in toy["lists"].items() for i in items], columns=["userID", "itemID"])
+    return {
+        "novelty": guarded(lambda: clean(pe.novelty(train, reco))),
+        "catalog_coverage": guarded(lambda: clean(pe.catalog_coverage(train, reco))),
+        "distributional_coverage": guarded(lambda: clean(pe.distributional_coverage(train, reco))),
+        "calls": {name: f"recommenders.evaluation.python_evaluation.{name}(train_df, reco_df)"
+                  for name in ("novelty", "catalog_coverage", "distributional_coverage")},
+    }
+
+
 RECOMMENDERS = {
     "distribution": "recommenders",
     "calls": {"per_user": "python_evaluation.<function>(rating_true of one user, rating_pred of one user, k=k); "
@@ -378,15 +405,97 @@ def recommenders_probe() -> dict:
     return {"frame": frame.to_dict(orient="list"), "get_top_k_items order": top["itemID"].tolist()}
 
 
+
+# ---------------------------------------------------------------- DaisyRec
+
+
+def daisyrec_values(data: dict, dataset: str) -> dict:
+    """daisy.utils.metrics functions on item-index lists cut at k, as calc_ranking_results cuts them."""
+    from daisy.utils import metrics as dm
+
+    index = {item: j for j, item in enumerate(data["items"])}
+    test_ur = {u: {index[i] for i in relevant(data, u)} for u in data["users"] if relevant(data, u)}
+    test_u = list(test_ur)  # DaisyRec evaluates the users of its test set
+    functions = {"P": "Precision", "R": "Recall", "HR": "HR", "MRR@": "MRR", "MAP": "MAP", "nDCG": "NDCG"}
+    out = {}
+    for name, family, k in measures(dataset):
+        function = getattr(dm, functions[family])
+        lists = {u: np.array([index[i] for i in ranked(data, u)[:k]], dtype=int) for u in test_u}
+        per_user = {}
+        for user in test_u:
+            try:
+                per_user[user] = float(function(test_ur, [lists[user]], [user]))
+            except Exception as error:
+                per_user[user] = failure(error)
+        try:
+            mean = float(function(test_ur, [lists[u] for u in test_u], test_u))
+        except Exception as error:
+            mean = failure(error)
+        out[name] = entry(per_user, mean, f"daisy.utils.metrics.{functions[family]}(test_ur, pred_ur[:, :{k}], test_u)")
+    return out
+
+
+def daisyrec_beyond(toy: dict) -> dict:
+    from daisy.utils import metrics as dm
+
+    items = toy["catalog"]
+    pred = np.array([[items.index(i) for i in toy["lists"][u]] for u in sorted(toy["lists"])])
+    genres = sorted({g for gs in toy["genres"].values() for g in gs})
+    categories = np.array([[float(g in toy["genres"].get(i, [])) for g in genres] for i in items])
+    return {
+        "coverage": guarded(lambda: clean(dm.Coverage(pred, len(items)))),
+        "diversity_euclidean": guarded(lambda: clean(dm.Diversity(pred, categories))),
+        "calls": {"coverage": "daisy.utils.metrics.Coverage(pred_ur, item_num=6)",
+                  "diversity_euclidean": "daisy.utils.metrics.Diversity(pred_ur, i_categories) (0/1 genre rows; "
+                  "mean Euclidean distance)"},
+    }
+
+
+DAISYREC = {
+    "distribution": "daisyrec",
+    "calls": {"per_user": "daisy.utils.metrics.<Metric>(test_ur, [list of one user cut at k], [user])",
+              "mean": "daisy.utils.metrics.<Metric>(test_ur, lists cut at k, test_u)"},
+    "user_set": "test_u: the users of the test set (with a relevant item)",
+    "tie_order": "none: DaisyRec's metrics take ranked item lists (here in the given order)",
+    "seen_items": "kept: the metric functions do not filter (the candidate generator does)",
+}
+
 # ---------------------------------------------------------------- running and merging
 
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
 LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None]] = {
-    "torchmetrics": ("torchmetrics", TORCHMETRICS, torchmetrics_values, None, torchmetrics_probe),
-    "recbole": ("recbole", RECBOLE, recbole_values, None, torchmetrics_probe),
-    "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, None,
+    "torchmetrics": ("torchmetrics", TORCHMETRICS, torchmetrics_values, None, torch_probe),
+    "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, None, torch_probe),
+    "daisyrec": ("daisy.utils.metrics", DAISYREC, daisyrec_values, daisyrec_beyond, None),
+    "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, recommenders_beyond,
                      recommenders_probe),
 }
+
+
+USER_SETS = {
+    "with_test": lambda data, u: bool(relevant(data, u)),
+    "with_recommendations": lambda data, u: bool(data["recommendations"][u]),
+    "with_both": lambda data, u: bool(relevant(data, u)) and bool(data["recommendations"][u]),
+    "with_either": lambda data, u: bool(relevant(data, u)) or bool(data["recommendations"][u]),
+    "all": lambda data, u: True,
+}
+
+
+def mean_matches(found: dict, data: dict) -> None:
+    """Name the user sets whose plain mean of the per-user values equals the library's mean."""
+    for value in found.values():
+        if not isinstance(value, dict) or "per_user" not in value:
+            continue
+        per_user, matches = value["per_user"], []
+        value["mean_matches"] = matches
+        if not isinstance(value["mean"], float):
+            continue
+        for set_name, member in USER_SETS.items():
+            users = [u for u in data["users"] if member(data, u)]
+            numbers = [per_user.get(u) for u in users]
+            if users and all(isinstance(v, float) for v in numbers):
+                if abs(sum(numbers) / len(numbers) - value["mean"]) < 1e-9:
+                    matches.append(set_name)
 
 
 def run_library(name: str, data: dict) -> dict:
@@ -404,6 +513,8 @@ def run_library(name: str, data: dict) -> dict:
         "environment": "np1" if np.__version__.startswith("1.") else "np2",
         "values": {ds: guarded(lambda ds=ds: values(data[ds], ds)) for ds in KS},
     }
+    for ds in KS:
+        mean_matches(record["values"][ds], data[ds])
     if beyond is not None:
         record["beyond"] = guarded(lambda: beyond(data["toy"]))
     if probe is not None:

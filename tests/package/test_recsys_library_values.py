@@ -1,0 +1,106 @@
+"""The recorded recommender-library values (benchmarks/recsys_library_values.py) hold together.
+
+The JSON is the proof the ``like=`` presets of issue 31 are tested against, so its layout
+and a few values are checked here against hand computations on the seed list
+(recommendations A, B, C, D, E; relevant B, D, F, G: hits at ranks 2 and 4, |R| = 4).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+RECORD = json.loads((Path(__file__).parent / "data" / "recsys_library_values.json").read_text(encoding="utf-8"))
+LIBRARIES = RECORD["libraries"]
+RAN = sorted(name for name, lib in LIBRARIES.items() if lib["installed"])
+
+
+def discounted(ranks, discount=lambda i: 1 / math.log2(i + 1)):
+    return sum(discount(i) for i in ranks)
+
+
+# nDCG@5 of the seed list by hand: hits at ranks 2 and 4, under each library's ideal.
+HITS = discounted([2, 4])
+NDCG5 = {
+    "min(k,|R|) ones": HITS / discounted([1, 2, 3, 4]),  # (1/log2 3 + 1/log2 5) / (1 + 1/log2 3 + 1/2 + 1/log2 5)
+    "hits in the list": HITS / discounted([1, 2]),  # the list's own two hits moved to the top
+    "k ones": HITS / discounted([1, 2, 3, 4, 5]),
+}
+# LensKit's default discount 1/max(1, log2 i): ranks 1 and 2 both weigh 1.
+CLIPPED = lambda i: 1 / max(1.0, math.log2(i))  # noqa: E731
+NDCG5["clipped discount"] = discounted([2, 4], CLIPPED) / discounted([1, 2, 3, 4], CLIPPED)
+
+# Which convention each recorded library follows on the seed list (hand values above),
+# and AP@3: one hit (B at rank 2, precision 1/2) divided by each library's denominator.
+EXPECTED = {
+    "recbole": ("min(k,|R|) ones", 0.5 / 3),
+    "recommenders": ("min(k,|R|) ones", 0.5 / 3),
+    "daisyrec": ("hits in the list", 0.5 / 1),
+    "torchmetrics": ("hits in the list", 0.5 / 1),
+}
+
+
+def seed_value(library: str, measure: str) -> float:
+    found = LIBRARIES[library]["values"]["seed_list"][measure]
+    assert found["per_user"]["u1"] == pytest.approx(found["mean"], abs=1e-12)
+    return found["mean"]
+
+
+def test_layout():
+    assert RECORD["ks"] == {"seed_list": [1, 2, 3, 4, 5, 10], "random": [1, 3, 5, 10]}
+    data = RECORD["datasets"]["random"]
+    assert len(data["users"]) == 30 and len(data["items"]) == 20
+    # The random data hold every awkward case the brief lists.
+    assert any(not data["test"][u] for u in data["users"])
+    assert any(not data["recommendations"][u] for u in data["users"])
+    assert any(0 < len(data["recommendations"][u]) < 5 for u in data["users"])
+    assert any(set(data["seen"][u]) & {i for i, _ in data["recommendations"][u]} for u in data["users"])
+    assert any(max(data["test"][u].values(), default=0) > 1 for u in data["users"])
+    for user in data["users"]:
+        scores = [s for _, s in data["recommendations"][user]]
+        assert scores == sorted(scores, reverse=True)
+        assert not set(data["seen"][user]) & set(data["test"][user])
+    assert set(EXPECTED) <= set(RAN)
+    for name in RAN:
+        lib = LIBRARIES[name]
+        assert lib["version"] and lib["environment"] in ("np1", "np2")
+        for dataset in ("seed_list", "random"):
+            for measure, found in lib["values"][dataset].items():
+                assert measure.split("@")[0] in ("P", "R", "HR", "MRR", "MAP", "nDCG"), measure
+                if "error" in found:
+                    continue
+                assert set(found["per_user"]) <= set(RECORD["datasets"][dataset]["users"])
+                assert {"mean", "mean_call", "mean_matches"} <= set(found)
+
+
+@pytest.mark.parametrize("library", sorted(EXPECTED))
+def test_seed_list_by_hand(library):
+    ideal, ap3 = EXPECTED[library]
+    assert seed_value(library, "nDCG@5") == pytest.approx(NDCG5[ideal], abs=1e-6)  # torchmetrics: float32
+    assert seed_value(library, "MAP@3") == pytest.approx(ap3, abs=1e-6)
+    assert seed_value(library, "P@5") == pytest.approx(2 / 5, abs=1e-6)
+    if "MRR@5" in LIBRARIES[library]["values"]["seed_list"]:  # Recommenders has no MRR
+        assert seed_value(library, "MRR@5") == pytest.approx(1 / 2, abs=1e-6)
+
+
+def test_the_hand_ideals_differ():
+    # The four nDCG@5 values of issue 31, to four places, from the formulas above.
+    assert [round(NDCG5[k], 4) for k in ("min(k,|R|) ones", "k ones", "hits in the list", "clipped discount")] == [
+        0.4144, 0.3601, 0.6509, 0.4791]
+
+
+def test_recbole_averages_over_users_with_test_items():
+    data = RECORD["datasets"]["random"]
+    with_test = {u for u in data["users"] if data["test"][u]}
+    for measure, found in LIBRARIES["recbole"]["values"]["random"].items():
+        assert set(found["per_user"]) == with_test, measure
+        assert "with_test" in found["mean_matches"], measure
+
+
+def test_recommenders_averages_ndcg_over_another_user_set():
+    values = LIBRARIES["recommenders"]["values"]["random"]
+    assert values["P@10"]["mean_matches"] == ["with_both"]
+    assert values["nDCG@10"]["mean_matches"] == ["with_test"]
