@@ -52,8 +52,9 @@ implicit), ``per_user`` is the same function called on one user's rows at a time
 ``mean`` is the library's own summary over its own user set where it has one
 (``mean_call`` names it), else the plain mean of the per-user values (``mean_call`` says
 so). ``mean_matches`` names the user sets (``with_test``: users with a relevant test item;
-``with_recommendations``; ``with_both``; ``with_either``; ``all``) over which the plain
-mean of ``per_user`` equals ``mean`` to 1e-9: the library's user set, measured.
+``with_recommendations``; ``with_both``; ``with_either``; ``all``; with ", NaN left out"
+or ", NaN as 0" where some of them got NaN) over which the plain mean of ``per_user``
+equals ``mean`` to 1e-9: the library's user set, measured.
 Numbers are rounded to 12 significant digits.
 
 Usage, from the repository root. The libraries need two environments: RecBole, DaisyRec
@@ -460,6 +461,59 @@ DAISYREC = {
     "seen_items": "kept: the metric functions do not filter (the candidate generator does)",
 }
 
+
+# ---------------------------------------------------------------- LensKit
+
+
+def lenskit_values(data: dict, dataset: str) -> dict:
+    """``measure_list`` per user; ``RunAnalysis.measure(...).list_summary()`` for the mean."""
+    from lenskit.data import ItemList, ItemListCollection
+    from lenskit.metrics import NDCG, Hit, Precision, Recall, RecipRank, RunAnalysis
+    from lenskit.metrics.ranking import AveragePrecision
+
+    def rec_list(user):
+        return ItemList(item_ids=ranked(data, user), ordered=True)
+
+    def test_list(user):
+        grades = data["test"].get(user, {})
+        return ItemList(item_ids=list(grades), rating=np.array(list(grades.values()), dtype=float))
+
+    # A recommender run gives every user a list (maybe empty); the test data hold the users with test items.
+    outputs = ItemListCollection.from_dict({u: rec_list(u) for u in data["users"]}, key="user_id")
+    tests = ItemListCollection.from_dict({u: test_list(u) for u in data["users"] if data["test"].get(u)},
+                                         key="user_id")
+    classes = {"P": Precision, "R": Recall, "HR": Hit, "MRR@": RecipRank, "MAP": AveragePrecision, "nDCG": NDCG}
+    out = {}
+    for name, family, k in measures(dataset):
+        metric = classes[family](n=k)
+        per_user = {}
+        for user in data["users"]:
+            try:
+                per_user[user] = float(metric.measure_list(rec_list(user), test_list(user)))
+            except Exception as error:
+                per_user[user] = failure(error)
+        try:
+            summary = RunAnalysis(metric).measure(outputs, tests).list_summary()
+            mean = float(summary.loc[metric.label, "mean"])
+        except Exception as error:
+            mean = failure(error)
+        out[name] = entry(per_user, mean, f"lenskit.metrics.RunAnalysis({classes[family].__name__}(n={k}))"
+                          ".measure(outputs, test).list_summary()['mean']")
+    return out
+
+
+LENSKIT = {
+    "distribution": "lenskit",
+    "calls": {"per_user": "lenskit.metrics.<Metric>(n=k).measure_list(ItemList(recs, ordered=True), "
+              "ItemList(test items, rating=grade)); a user without test items gets an empty test list",
+              "mean": "RunAnalysis(metric).measure(outputs of every user, test of the users with test items)"
+              ".list_summary()['mean']"},
+    "user_set": "every output list is measured (a list without test data gets an empty test list and NaN); "
+                "see mean_matches for what the summary averages",
+    "tie_order": "none: LensKit measures the list in the order given (ordered=True)",
+    "seen_items": "kept: the metrics do not filter (candidate selectors in the pipeline do)",
+}
+
 # ---------------------------------------------------------------- running and merging
 
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
@@ -467,6 +521,7 @@ LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None
     "torchmetrics": ("torchmetrics", TORCHMETRICS, torchmetrics_values, None, torch_probe),
     "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, None, torch_probe),
     "daisyrec": ("daisy.utils.metrics", DAISYREC, daisyrec_values, daisyrec_beyond, None),
+    "lenskit": ("lenskit.metrics", LENSKIT, lenskit_values, None, None),
     "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, recommenders_beyond,
                      recommenders_probe),
 }
@@ -491,11 +546,16 @@ def mean_matches(found: dict, data: dict) -> None:
         if not isinstance(value["mean"], float):
             continue
         for set_name, member in USER_SETS.items():
-            users = [u for u in data["users"] if member(data, u)]
-            numbers = [per_user.get(u) for u in users]
-            if users and all(isinstance(v, float) for v in numbers):
-                if abs(sum(numbers) / len(numbers) - value["mean"]) < 1e-9:
-                    matches.append(set_name)
+            numbers = [per_user.get(u, "absent") for u in data["users"] if member(data, u)]
+            if not numbers or any(not (v is None or isinstance(v, float)) for v in numbers):
+                continue  # a user without a value or with an error: this set cannot be the one
+            variants = {set_name: [v for v in numbers if v is not None]}
+            if None in numbers:  # NaN users: left out, or counted as 0 (LensKit's default)
+                variants = {f"{set_name}, NaN left out": variants[set_name],
+                            f"{set_name}, NaN as 0": [0.0 if v is None else v for v in numbers]}
+            for label, found in variants.items():
+                if found and abs(sum(found) / len(found) - value["mean"]) < 1e-9:
+                    matches.append(label)
 
 
 def run_library(name: str, data: dict) -> dict:

@@ -40,6 +40,7 @@ EXPECTED = {
     "recommenders": ("min(k,|R|) ones", 0.5 / 3),
     "daisyrec": ("hits in the list", 0.5 / 1),
     "torchmetrics": ("hits in the list", 0.5 / 1),
+    "lenskit": ("clipped discount", 0.5 / 3),
 }
 
 
@@ -104,3 +105,12 @@ def test_recommenders_averages_ndcg_over_another_user_set():
     values = LIBRARIES["recommenders"]["values"]["random"]
     assert values["P@10"]["mean_matches"] == ["with_both"]
     assert values["nDCG@10"]["mean_matches"] == ["with_test"]
+
+
+def test_lenskit_average_precision_crashes_on_a_user_without_test_items():
+    data = RECORD["datasets"]["random"]
+    found = LIBRARIES["lenskit"]["values"]["random"]["MAP@10"]
+    for user in data["users"]:
+        if not data["test"][user] and data["recommendations"][user]:
+            assert found["per_user"][user]["error"].startswith("ZeroDivisionError")
+    assert found["mean"]["error"].startswith("ZeroDivisionError")
