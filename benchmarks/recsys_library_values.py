@@ -264,7 +264,7 @@ TORCHMETRICS = {
 }
 
 
-def torch_probe() -> dict:
+def torch_probe(data: dict) -> dict:
     import torch
 
     scores = torch.tensor([0.5, 1.0, 0.5, 0.5, 1.0, 0.5], dtype=torch.float64)
@@ -396,7 +396,7 @@ RECOMMENDERS = {
 }
 
 
-def recommenders_probe() -> dict:
+def recommenders_probe(data: dict) -> dict:
     import pandas as pd
     from recommenders.evaluation.python_evaluation import get_top_k_items
 
@@ -514,6 +514,146 @@ LENSKIT = {
     "seen_items": "kept: the metrics do not filter (candidate selectors in the pipeline do)",
 }
 
+
+# ---------------------------------------------------------------- Cornac
+
+
+def cornac_values(data: dict, dataset: str) -> dict:
+    """``metric.compute(gt_pos, pd_rank, ...)`` per user, as ``ranking_eval`` calls it."""
+    from cornac import metrics as cm
+
+    index = {item: j for j, item in enumerate(data["items"])}
+    # ranking_eval skips users without positive test items and ranks only the items not seen in training.
+    users = [u for u in data["users"] if relevant(data, u)]
+    at_k = {"P": cm.Precision, "R": cm.Recall, "HR": cm.HitRatio, "nDCG": cm.NDCG}
+    wanted = [(n, f, k) for n, f, k in measures(dataset) if f in at_k] + [("MRR", "MRR", 0), ("MAP", "MAP", 0)]
+    out = {}
+    for name, family, k in wanted:
+        metric = at_k[family](k=k) if family in at_k else getattr(cm, family)()
+        per_user = {}
+        for user in users:
+            pairs = [(index[i], s) for i, s in data["recommendations"][user] if i not in data["seen"][user]]
+            pd_rank = np.array([i for i, _ in pairs], dtype=int)
+            gt_pos = np.array(sorted(index[i] for i in relevant(data, user)), dtype=int)
+            try:
+                value = metric.compute(gt_pos=gt_pos, pd_rank=pd_rank, item_indices=pd_rank,
+                                       pd_scores=np.array([s for _, s in pairs], dtype=float))
+                per_user[user] = float(value)
+            except Exception as error:
+                per_user[user] = failure(error)
+        out[name] = entry(per_user)  # ranking_eval's mean is this plain mean over these users
+        out[name]["mean_call"] = ("sum(user_results) / len(user_results) as cornac.eval_methods.base_method."
+                                  "ranking_eval averages (computed by the script; ranking_eval stops at an error)")
+    return out
+
+
+CORNAC = {
+    "distribution": "cornac",
+    "calls": {"per_user": "cornac.metrics.<Metric>(k=k).compute(gt_pos=relevant item indices, pd_rank=the list "
+              "without seen items, item_indices=pd_rank, pd_scores=their scores); MRR and MAP take no k",
+              "mean": "the plain mean over the users with positive test items, as ranking_eval computes it"},
+    "user_set": "ranking_eval: only users with positive test items (if len(test_pos_items) == 0: continue)",
+    "tie_order": "Recommender.rank: argpartition + argsort of the scores (unspecified for ties); MAP ranks ties "
+                 "pessimistically (rankdata 'max'); here pd_rank is the given order",
+    "seen_items": "removed: ranking_eval excludes training positives from the candidates (done here on the list)",
+}
+
+
+# ---------------------------------------------------------------- implicit
+
+
+def implicit_values(data: dict, dataset: str) -> dict:
+    """``ranking_metrics_at_k`` on an ALS model whose factors reproduce the given scores."""
+    from implicit.cpu.als import AlternatingLeastSquares
+    from implicit.evaluation import ranking_metrics_at_k
+    from scipy.sparse import csr_matrix
+
+    n_users, n_items = len(data["users"]), len(data["items"])
+    index = {item: j for j, item in enumerate(data["items"])}
+    scores = np.zeros((n_users, n_items), dtype=np.float32)
+    train = np.zeros((n_users, n_items), dtype=np.float32)
+    test = np.zeros((n_users, n_items), dtype=np.float32)
+    for u, user in enumerate(data["users"]):
+        listed = {index[i]: s for i, s in data["recommendations"][user]}
+        for j in range(n_items):
+            # implicit ranks the whole catalogue: after the list (scores >= 0) come the other
+            # items, by item id (distinct scores below the list's, so no tie is left to chance).
+            scores[u, j] = listed.get(j, -1.0 - j / 1000)
+            train[u, j] = float(data["items"][j] in data["seen"][user])  # filtered by recommend()
+        for item in relevant(data, user):
+            test[u, index[item]] = 1.0
+    model = AlternatingLeastSquares(factors=n_items, random_state=0)
+    model.user_factors, model.item_factors = scores, np.eye(n_items, dtype=np.float32)
+    keys = {"P": "precision", "MAP": "map", "nDCG": "ndcg"}
+    out = {}
+    for name, family, k in measures(dataset):
+        if family not in keys:
+            continue
+        per_user = {}
+        for u, user in enumerate(data["users"]):
+            if not relevant(data, user):
+                continue  # ranking_metrics_at_k skips users without test items (its own rule)
+            one = np.zeros_like(test)
+            one[u] = test[u]
+            try:
+                per_user[user] = float(ranking_metrics_at_k(model, csr_matrix(train), csr_matrix(one), K=k,
+                                                            show_progress=False)[keys[family]])
+            except Exception as error:
+                per_user[user] = failure(error)
+        try:
+            mean = float(ranking_metrics_at_k(model, csr_matrix(train), csr_matrix(test), K=k,
+                                              show_progress=False)[keys[family]])
+        except Exception as error:
+            mean = failure(error)
+        out[name] = entry(per_user, mean, f"implicit.evaluation.ranking_metrics_at_k(model, train, test, K={k})"
+                          f"['{keys[family]}']")
+    return out
+
+
+IMPLICIT = {
+    "distribution": "implicit",
+    "calls": {"per_user": "implicit.evaluation.ranking_metrics_at_k(model, train_user_items, test matrix of one "
+              "user, K=k)[name]",
+              "mean": "ranking_metrics_at_k(model, train_user_items, test_user_items, K=k)[name]; model: "
+              "AlternatingLeastSquares with user_factors = the score matrix and item_factors = identity"},
+    "user_set": "users with at least one test item; 'precision' is micro: sum of hits / sum of min(K, |R|)",
+    "tie_order": "model.recommend's top-k of the scores (see tie_probe)",
+    "seen_items": "removed: recommend(filter_already_liked_items=True) drops train_user_items (the seen items). "
+                  "implicit ranks the whole catalogue: a list shorter than K goes on with the other items by item "
+                  "id; when K exceeds the unfiltered items, recommend returns the filtered ones (score -FLT_MAX) "
+                  "and then item 0 repeated",
+}
+
+
+def implicit_probe(data: dict) -> dict:
+    from implicit.cpu.als import AlternatingLeastSquares
+    from scipy.sparse import csr_matrix
+
+    scores = np.array([[0.5, 1.0, 0.5, 0.5, 1.0, 0.5]], dtype=np.float32)
+    model = AlternatingLeastSquares(factors=6, random_state=0)
+    model.user_factors, model.item_factors = scores, np.eye(6, dtype=np.float32)
+    ids, _ = model.recommend(0, csr_matrix((1, 6), dtype=np.float32), N=6)
+    return {"scores": scores[0].tolist(), "recommend(N=6) ids": ids.tolist(),
+            "random: the top 10 recommend() returned": implicit_lists(data["random"], 10)}
+
+
+def implicit_lists(data: dict, k: int) -> dict:
+    """The items the model of implicit_values recommends to each user (its tie order), as ids."""
+    from implicit.cpu.als import AlternatingLeastSquares
+    from scipy.sparse import csr_matrix
+
+    n_items = len(data["items"])
+    out = {}
+    for user in data["users"]:
+        listed = {data["items"].index(i): s for i, s in data["recommendations"][user]}
+        scores = np.array([[listed.get(j, -1.0 - j / 1000) for j in range(n_items)]], dtype=np.float32)
+        seen = np.array([[float(i in data["seen"][user]) for i in data["items"]]], dtype=np.float32)
+        model = AlternatingLeastSquares(factors=n_items, random_state=0)
+        model.user_factors, model.item_factors = scores, np.eye(n_items, dtype=np.float32)
+        ids, _ = model.recommend(0, csr_matrix(seen), N=k)
+        out[user] = [data["items"][j] for j in ids.tolist()]
+    return out
+
 # ---------------------------------------------------------------- running and merging
 
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
@@ -521,6 +661,8 @@ LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None
     "torchmetrics": ("torchmetrics", TORCHMETRICS, torchmetrics_values, None, torch_probe),
     "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, None, torch_probe),
     "daisyrec": ("daisy.utils.metrics", DAISYREC, daisyrec_values, daisyrec_beyond, None),
+    "cornac": ("cornac.metrics", CORNAC, cornac_values, None, None),
+    "implicit": ("implicit.evaluation", IMPLICIT, implicit_values, None, implicit_probe),
     "lenskit": ("lenskit.metrics", LENSKIT, lenskit_values, None, None),
     "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, recommenders_beyond,
                      recommenders_probe),
@@ -578,7 +720,7 @@ def run_library(name: str, data: dict) -> dict:
     if beyond is not None:
         record["beyond"] = guarded(lambda: beyond(data["toy"]))
     if probe is not None:
-        record["tie_probe"] = guarded(probe)
+        record["tie_probe"] = guarded(lambda: probe(data))
     return record
 
 

@@ -41,6 +41,7 @@ EXPECTED = {
     "daisyrec": ("hits in the list", 0.5 / 1),
     "torchmetrics": ("hits in the list", 0.5 / 1),
     "lenskit": ("clipped discount", 0.5 / 3),
+    "implicit": ("min(k,|R|) ones", 0.5 / 3),
 }
 
 
@@ -82,7 +83,8 @@ def test_seed_list_by_hand(library):
     ideal, ap3 = EXPECTED[library]
     assert seed_value(library, "nDCG@5") == pytest.approx(NDCG5[ideal], abs=1e-6)  # torchmetrics: float32
     assert seed_value(library, "MAP@3") == pytest.approx(ap3, abs=1e-6)
-    assert seed_value(library, "P@5") == pytest.approx(2 / 5, abs=1e-6)
+    # implicit's "precision" divides the hits by min(K, |R|) = 4, not by K = 5.
+    assert seed_value(library, "P@5") == pytest.approx(2 / 4 if library == "implicit" else 2 / 5, abs=1e-6)
     if "MRR@5" in LIBRARIES[library]["values"]["seed_list"]:  # Recommenders has no MRR
         assert seed_value(library, "MRR@5") == pytest.approx(1 / 2, abs=1e-6)
 
@@ -114,3 +116,23 @@ def test_lenskit_average_precision_crashes_on_a_user_without_test_items():
         if not data["test"][user] and data["recommendations"][user]:
             assert found["per_user"][user]["error"].startswith("ZeroDivisionError")
     assert found["mean"]["error"].startswith("ZeroDivisionError")
+
+
+def test_cornac_on_the_seed_list():
+    # No cutoff for MRR and MAP: MAP = (1/2 + 2/4) / 2 over the two hits in the list.
+    assert seed_value("cornac", "nDCG@5") == pytest.approx(NDCG5["min(k,|R|) ones"], abs=1e-12)
+    assert seed_value("cornac", "MRR") == pytest.approx(1 / 2, abs=1e-12)
+    assert seed_value("cornac", "MAP") == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-12)
+    assert seed_value("cornac", "P@10") == pytest.approx(2 / 10, abs=1e-12)  # divided by k, not by the 5 listed
+
+
+def test_implicit_precision_is_micro_averaged():
+    data = RECORD["datasets"]["random"]
+    values = LIBRARIES["implicit"]["values"]["random"]
+    for k in (5, 10):
+        found = values[f"P@{k}"]
+        # Sum of hits over sum of min(K, |R|): weight each user's value by min(K, |R|).
+        weights = {u: min(k, len(data["test"][u])) for u in found["per_user"]}
+        micro = sum(found["per_user"][u] * w for u, w in weights.items()) / sum(weights.values())
+        assert found["mean"] == pytest.approx(micro, abs=1e-9)
+        assert found["mean_matches"] == []  # no plain mean over users gives it
