@@ -654,6 +654,65 @@ def implicit_lists(data: dict, k: int) -> dict:
         out[user] = [data["items"][j] for j in ids.tolist()]
     return out
 
+
+# ---------------------------------------------------------------- RePlay
+
+
+def replay_frames(data: dict):
+    import pandas as pd
+
+    recs = pd.DataFrame([(u, i, s) for u in data["users"] for i, s in data["recommendations"][u]],
+                        columns=["user_id", "item_id", "rating"])
+    truth = pd.DataFrame([(u, i) for u in data["users"] for i in sorted(relevant(data, u))],
+                         columns=["user_id", "item_id"])
+    return recs, truth
+
+
+def replay_values(data: dict, dataset: str) -> dict:
+    """Each metric with ``mode=PerUser()`` and with the default ``Mean()``, on pandas frames."""
+    from replay import metrics as rp
+
+    recs, truth = replay_frames(data)
+    classes = {"P": rp.Precision, "R": rp.Recall, "HR": rp.HitRate, "MRR@": rp.MRR, "MAP": rp.MAP, "nDCG": rp.NDCG}
+    out = {}
+    for name, family, k in measures(dataset):
+        cls = classes[family]
+        try:
+            per_user = next(iter(cls(topk=k, query_column="user_id", mode=rp.PerUser())(recs, truth).values()))
+            mean = next(iter(cls(topk=k, query_column="user_id")(recs, truth).values()))
+        except Exception as error:
+            out[name] = failure(error)
+            continue
+        out[name] = entry({str(u): float(v) for u, v in per_user.items()}, mean,
+                          f"replay.metrics.{cls.__name__}(topk={k}, query_column='user_id')(recommendations, "
+                          "ground_truth)")
+    return out
+
+
+def replay_probe(data: dict) -> dict:
+    import pandas as pd
+    from replay.metrics import MRR, PerUser
+
+    # Six tied scores, rows not in id order; one item relevant at a time: 1 / its MRR is its rank.
+    items = ["i3", "i0", "i5", "i1", "i4", "i2"]
+    recs = pd.DataFrame({"user_id": ["u"] * 6, "item_id": items, "rating": [0.5] * 6})
+    ranks = {}
+    for item in items:
+        truth = pd.DataFrame({"user_id": ["u"], "item_id": [item]})
+        found = next(iter(MRR(topk=6, query_column="user_id", mode=PerUser())(recs, truth).values()))["u"]
+        ranks[item] = round(1 / found)
+    return {"rows in this order, all scores 0.5": items, "rank RePlay gave each": ranks}
+
+
+REPLAY = {
+    "distribution": "replay-rec",
+    "calls": {"per_user": "replay.metrics.<Metric>(topk=k, query_column='user_id', mode=PerUser())(recs, truth)",
+              "mean": "replay.metrics.<Metric>(topk=k, query_column='user_id')(recs, truth) (Mean())"},
+    "user_set": "the users of ground_truth (users with a relevant test item); no recommendation gives 0",
+    "tie_order": "pandas frames are sorted by score; equal scores came out by item id descending (tie_probe)",
+    "seen_items": "kept: the metrics do not filter (models' filter_seen_items does)",
+}
+
 # ---------------------------------------------------------------- running and merging
 
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
@@ -664,6 +723,7 @@ LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None
     "cornac": ("cornac.metrics", CORNAC, cornac_values, None, None),
     "implicit": ("implicit.evaluation", IMPLICIT, implicit_values, None, implicit_probe),
     "lenskit": ("lenskit.metrics", LENSKIT, lenskit_values, None, None),
+    "replay": ("replay.metrics", REPLAY, replay_values, None, replay_probe),
     "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, recommenders_beyond,
                      recommenders_probe),
 }
