@@ -713,6 +713,74 @@ REPLAY = {
     "seen_items": "kept: the metrics do not filter (models' filter_seen_items does)",
 }
 
+
+# ---------------------------------------------------------------- Evidently
+
+
+def evidently_frame(data: dict, users: list[str]):
+    """One row per user and catalogue item: the list's scores, then the other items below them by item id."""
+    import pandas as pd
+
+    rows = []
+    for user in users:
+        listed = dict((i, s) for i, s in data["recommendations"][user])
+        grades = data["test"].get(user, {})
+        for j, item in enumerate(data["items"]):
+            rows.append((user, item, float(grades.get(item, 0)), listed.get(item, -1.0 - j / 1000)))
+    return pd.DataFrame(rows, columns=["user_id", "item_id", "target", "prediction"])
+
+
+def evidently_values(data: dict, dataset: str) -> dict:
+    """The legacy recsys metrics in one Report; per user, the same Report on the user's rows alone."""
+    from evidently.legacy import metrics as ev
+    from evidently.legacy.pipeline.column_mapping import ColumnMapping
+    from evidently.legacy.report import Report
+
+    classes = {"P": ev.PrecisionTopKMetric, "R": ev.RecallTopKMetric, "HR": ev.HitRateKMetric,
+               "MRR@": ev.MRRKMetric, "MAP": ev.MAPKMetric, "nDCG": ev.NDCGKMetric}
+    mapping = ColumnMapping(recommendations_type="score", target="target", prediction="prediction",
+                            user_id="user_id", item_id="item_id")
+
+    def run(users, k):
+        """{family: value at k} from one Report with every metric at k."""
+        metrics = {family: cls(k=k) for family, cls in classes.items()}
+        report = Report(metrics=list(metrics.values()))
+        report.run(reference_data=None, current_data=evidently_frame(data, users), column_mapping=mapping)
+        found = {}
+        for family, metric in metrics.items():
+            result = metric.get_result()
+            # current holds the value at every k = 1 ... max(k, 10), indexed from 0 (as TopKMetricResult reads it)
+            current = result.current
+            found[family] = float(current[k - 1] if min(current.index) == 0 else current[k])
+        return found
+
+    out = {}
+    for k in KS[dataset]:
+        everyone = guarded(lambda: run(data["users"], k))
+        per_user_runs = {u: guarded(lambda u=u: run([u], k)) for u in data["users"]}
+        for name, family, kk in measures(dataset):
+            if kk != k:
+                continue
+            per_user = {u: found if "error" in found else found[family] for u, found in per_user_runs.items()}
+            mean = everyone if "error" in everyone else everyone[family]
+            out[name] = entry(per_user, mean, f"evidently.legacy.report.Report([{classes[family].__name__}(k={k}), "
+                              "...]).run(...); metric.get_result().current at k")
+    return out
+
+
+EVIDENTLY = {
+    "distribution": "evidently",
+    "calls": {"per_user": "the same Report on one user's rows (a user without a relevant item is dropped there "
+              "too, so its run fails or is empty)",
+              "mean": "Report(metrics=[<Metric>(k=k), ...]).run(current_data=rows, column_mapping=ColumnMapping("
+              "recommendations_type='score', ...)), the metric's current_value"},
+    "user_set": "no_feedback_users=False: only users with a target > 0",
+    "tie_order": "scores become ranks with groupby().rank(ascending=False).astype(int): tied items share "
+                 "their average rank, truncated to an integer",
+    "seen_items": "kept: the rows are evaluated as given; rows: every catalogue item, the items outside the list "
+                  "scored below it by item id (graded target for nDCG, as Evidently reads it)",
+}
+
 # ---------------------------------------------------------------- running and merging
 
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
@@ -721,6 +789,7 @@ LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None
     "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, None, torch_probe),
     "daisyrec": ("daisy.utils.metrics", DAISYREC, daisyrec_values, daisyrec_beyond, None),
     "cornac": ("cornac.metrics", CORNAC, cornac_values, None, None),
+    "evidently": ("evidently.legacy.metrics", EVIDENTLY, evidently_values, None, None),
     "implicit": ("implicit.evaluation", IMPLICIT, implicit_values, None, implicit_probe),
     "lenskit": ("lenskit.metrics", LENSKIT, lenskit_values, None, None),
     "replay": ("replay.metrics", REPLAY, replay_values, None, replay_probe),
