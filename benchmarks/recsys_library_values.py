@@ -57,8 +57,8 @@ or ", NaN as 0" where some of them got NaN) over which the plain mean of ``per_u
 equals ``mean`` to 1e-9: the library's user set, measured.
 Numbers are rounded to 12 significant digits.
 
-Usage, from the repository root. The libraries need two environments: RecBole, DaisyRec
-and Recommenders' evaluation module need numpy < 2; LensKit, Cornac, implicit, RecTools,
+Usage, from the repository root. The libraries need two environments: RecBole, DaisyRec,
+RecTools and Recommenders' evaluation module need numpy < 2; LensKit, Cornac, implicit,
 RePlay, Evidently and torchmetrics run on numpy 2. Each run adds the libraries its
 environment can import to the JSON and keeps the others' entries:
 
@@ -92,6 +92,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "package" / "data" / "recsys_library_values.json"
 SEED = 20261204
 KS = {"seed_list": [1, 2, 3, 4, 5, 10], "random": [1, 3, 5, 10]}
+PROBE_KS = {"tie_probe": [2, 4]}  # only for Evidently's tie probe
 FAMILIES = ["P", "R", "HR", "MRR@", "MAP", "nDCG"]
 
 
@@ -164,7 +165,7 @@ def relevant(data: dict, user: str) -> set[str]:
 def measures(dataset: str) -> list[tuple[str, str, int]]:
     """(name, family, k) for every measure recorded on the data set."""
     out = []
-    for k in KS[dataset]:
+    for k in {**KS, **PROBE_KS}[dataset]:
         for family in FAMILIES:
             name = f"MRR@{k}" if family == "MRR@" else f"{family}@{k}"
             out.append((name, family, k))
@@ -755,7 +756,7 @@ def evidently_values(data: dict, dataset: str) -> dict:
         return found
 
     out = {}
-    for k in KS[dataset]:
+    for k in {**KS, **PROBE_KS}[dataset]:
         everyone = guarded(lambda: run(data["users"], k))
         per_user_runs = {u: guarded(lambda u=u: run([u], k)) for u in data["users"]}
         for name, family, kk in measures(dataset):
@@ -765,6 +766,19 @@ def evidently_values(data: dict, dataset: str) -> dict:
             mean = everyone if "error" in everyone else everyone[family]
             out[name] = entry(per_user, mean, f"evidently.legacy.report.Report([{classes[family].__name__}(k={k}), "
                               "...]).run(...); metric.get_result().current at k")
+    return out
+
+
+def evidently_probe(data: dict) -> dict:
+    """Tied scores share their average rank, truncated: (1 + 2) / 2 -> 1, (1 + 2 + 3 + 4) / 4 -> 2."""
+    out = {}
+    for label, scores in (("two relevant items tied first", [0.5, 0.5, 0.2, 0.1]),
+                          ("four relevant items tied", [0.5, 0.5, 0.5, 0.5])):
+        relevant_items = {"i0": 1, "i1": 1} if label.startswith("two") else {f"i{j}": 1 for j in range(4)}
+        tied = {"users": ["u"], "items": ["i0", "i1", "i2", "i3"], "seen": {"u": []}, "test": {"u": relevant_items},
+                "recommendations": {"u": [[f"i{j}", s] for j, s in enumerate(scores)]}}
+        found = evidently_values(tied, "tie_probe")
+        out[label] = {"data": tied, **{name: value["mean"] for name, value in found.items()}}
     return out
 
 
@@ -781,6 +795,45 @@ EVIDENTLY = {
                   "scored below it by item id (graded target for nDCG, as Evidently reads it)",
 }
 
+
+# ---------------------------------------------------------------- RecTools
+
+
+def rectools_values(data: dict, dataset: str) -> dict:
+    """``calc_per_user`` and ``calc`` on a ranked recommendations frame (rank = place in the given order)."""
+    import pandas as pd
+    from rectools import metrics as rt
+
+    reco = pd.DataFrame([(u, i, r + 1) for u in data["users"] for r, i in enumerate(ranked(data, u))],
+                        columns=["user_id", "item_id", "rank"])
+    interactions = pd.DataFrame([(u, i) for u in data["users"] for i in sorted(relevant(data, u))],
+                                columns=["user_id", "item_id"])
+    classes = {"P": rt.Precision, "R": rt.Recall, "HR": rt.HitRate, "MRR@": rt.MRR, "MAP": rt.MAP, "nDCG": rt.NDCG}
+    out = {}
+    for name, family, k in measures(dataset):
+        metric = classes[family](k=k)
+        try:
+            per_user = {str(u): float(v) for u, v in metric.calc_per_user(reco, interactions).items()}
+            mean = metric.calc(reco, interactions)
+        except Exception as error:
+            out[name] = failure(error)
+            continue
+        out[name] = entry(per_user, mean, f"rectools.metrics.{classes[family].__name__}(k={k}).calc(reco, "
+                          "interactions)")
+    return out
+
+
+RECTOOLS = {
+    "distribution": "rectools",
+    "calls": {"per_user": "rectools.metrics.<Metric>(k=k).calc_per_user(reco[user_id, item_id, rank], "
+              "interactions[user_id, item_id]) with the defaults (NDCG: divide_by_achievable=False, "
+              "log_base=2; MAP: divide_by_k=False; Precision: r_precision=False)",
+              "mean": "<Metric>(k=k).calc(reco, interactions)"},
+    "user_set": "the users of the test interactions",
+    "tie_order": "none: RecTools takes ranks (here the place in the given order)",
+    "seen_items": "kept: the metrics do not filter (recommend(filter_viewed=True) does)",
+}
+
 # ---------------------------------------------------------------- running and merging
 
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
@@ -789,9 +842,10 @@ LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None
     "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, None, torch_probe),
     "daisyrec": ("daisy.utils.metrics", DAISYREC, daisyrec_values, daisyrec_beyond, None),
     "cornac": ("cornac.metrics", CORNAC, cornac_values, None, None),
-    "evidently": ("evidently.legacy.metrics", EVIDENTLY, evidently_values, None, None),
+    "evidently": ("evidently.legacy.metrics", EVIDENTLY, evidently_values, None, evidently_probe),
     "implicit": ("implicit.evaluation", IMPLICIT, implicit_values, None, implicit_probe),
     "lenskit": ("lenskit.metrics", LENSKIT, lenskit_values, None, None),
+    "rectools": ("rectools.metrics", RECTOOLS, rectools_values, None, None),
     "replay": ("replay.metrics", REPLAY, replay_values, None, replay_probe),
     "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, recommenders_beyond,
                      recommenders_probe),
@@ -832,13 +886,14 @@ def mean_matches(found: dict, data: dict) -> None:
 def run_library(name: str, data: dict) -> dict:
     module, about, values, beyond, probe = LIBRARIES[name]
     try:
+        version = importlib.metadata.version(about["distribution"])  # not a fork of the same module (pm-implicit)
         __import__(module)
     except Exception as error:  # ImportError, or a library that breaks on this numpy
         return {"installed": False, "reason": f"{type(error).__name__}: {error}"}
     record = {
         "installed": True,
         **about,
-        "version": importlib.metadata.version(about["distribution"]),
+        "version": version,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "environment": "np1" if np.__version__.startswith("1.") else "np2",
