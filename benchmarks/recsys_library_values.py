@@ -315,6 +315,32 @@ def recbole_values(data: dict, dataset: str) -> dict:
     return out
 
 
+def recbole_beyond(toy: dict) -> dict:
+    """The beyond-accuracy metrics on the toy lists, item ids 1..6 as RecBole numbers them after [PAD] = 0."""
+    from collections import Counter
+
+    import torch
+    from recbole.config import Config
+    from recbole.evaluator import metrics as rb
+    from recbole.evaluator.collector import DataStruct
+
+    Config.compatibility_settings(None)
+    ids = {item: j + 1 for j, item in enumerate(toy["catalog"])}
+    struct = DataStruct()
+    struct.set("rec.items", torch.tensor([[ids[i] for i in toy["lists"][u]] for u in sorted(toy["lists"])]))
+    # dataset.item_num counts the padding item 0, so a catalogue of six items has item_num 7.
+    struct.set("data.num_items", len(ids) + 1)
+    struct.set("data.count_items", Counter({ids[i]: n for i, n in toy["counts"].items()}))
+    config = {"topk": [3], "metric_decimal_place": 12, "tail_ratio": 0.1}
+    out, calls = {}, {}
+    for cls in (rb.ItemCoverage, rb.AveragePopularity, rb.ShannonEntropy, rb.GiniIndex, rb.TailPercentage):
+        found = guarded(lambda cls=cls: {k: clean(v) for k, v in cls(config).calculate_metric(struct).items()})
+        out[cls.__name__] = found if "error" in found else next(iter(found.values()))
+        calls[cls.__name__] = f"recbole.evaluator.metrics.{cls.__name__}(config).calculate_metric(data), topk=[3]"
+    calls["data"] = "rec.items = the three lists as ids 1..6; data.num_items = 7 (with [PAD]); tail_ratio = 0.1"
+    return {**out, "calls": calls}
+
+
 RECBOLE = {
     "distribution": "recbole",
     "calls": {"per_user": "recbole.evaluator.metrics.<Metric>(config).metric_info(pos_index[, pos_len])[:, k-1]",
@@ -839,7 +865,7 @@ RECTOOLS = {
 # name -> (import name, about, values function, beyond-accuracy function or None, tie probe or None)
 LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None]] = {
     "torchmetrics": ("torchmetrics", TORCHMETRICS, torchmetrics_values, None, torch_probe),
-    "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, None, torch_probe),
+    "recbole": ("recbole.evaluator.metrics", RECBOLE, recbole_values, recbole_beyond, torch_probe),
     "daisyrec": ("daisy.utils.metrics", DAISYREC, daisyrec_values, daisyrec_beyond, None),
     "cornac": ("cornac.metrics", CORNAC, cornac_values, None, None),
     "evidently": ("evidently.legacy.metrics", EVIDENTLY, evidently_values, None, evidently_probe),

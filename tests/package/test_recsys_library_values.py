@@ -154,3 +154,19 @@ def test_evidently_leaves_zero_one_on_tied_scores():
 def test_evidently_fails_when_k_exceeds_the_rows_of_every_user():
     # The seed list has 7 catalogue items: k = 10 asks for a value Evidently never computed.
     assert LIBRARIES["evidently"]["values"]["seed_list"]["P@10"]["mean"]["error"].startswith("KeyError")
+
+
+def test_recbole_beyond_accuracy_on_the_toy():
+    toy = RECORD["datasets"]["toy"]
+    beyond = LIBRARIES["recbole"]["beyond"]
+    lists = toy["lists"].values()
+    # Mean over users of the mean training count of the listed items: (90/3 + 85/3 + 64/3) / 3.
+    by_hand = sum(sum(toy["counts"][i] for i in items) / len(items) for items in lists) / len(lists)
+    assert beyond["AveragePopularity"] == pytest.approx(by_hand, abs=1e-9)
+    # Shannon entropy of the recommendation shares (a 3/9, b 2/9, c 2/9, d 1/9, e 1/9), which
+    # RecBole then divides by the number of distinct recommended items (5).
+    shares = [3 / 9, 2 / 9, 2 / 9, 1 / 9, 1 / 9]
+    entropy = -sum(p * math.log(p) for p in shares)
+    assert beyond["ShannonEntropy"] == pytest.approx(entropy / 5, abs=1e-9)
+    # Five distinct items over item_num 7, which counts RecBole's padding item.
+    assert beyond["ItemCoverage"] == pytest.approx(5 / 7, abs=1e-9)
