@@ -731,6 +731,20 @@ def replay_probe(data: dict) -> dict:
     return {"rows in this order, all scores 0.5": items, "rank RePlay gave each": ranks}
 
 
+def replay_beyond(toy: dict) -> dict:
+    import pandas as pd
+    from replay.metrics import Coverage
+
+    recs = pd.DataFrame([(u, i, float(3 - r)) for u, items in toy["lists"].items() for r, i in enumerate(items)],
+                        columns=["user_id", "item_id", "rating"])
+    train = pd.DataFrame([(f"t{n:03d}", item) for item, count in toy["counts"].items() for n in range(count)],
+                         columns=["user_id", "item_id"])
+    found = guarded(lambda: {k: clean(v) for k, v in Coverage(topk=3, query_column="user_id")(recs, train).items()})
+    return {"Coverage": found if "error" in found else next(iter(found.values())),
+            "calls": {"Coverage": "replay.metrics.Coverage(topk=3, query_column='user_id')(recommendations, train) "
+                      "(train: one row per interaction, a 50 ... f 1)"}}
+
+
 REPLAY = {
     "distribution": "replay-rec",
     "calls": {"per_user": "replay.metrics.<Metric>(topk=k, query_column='user_id', mode=PerUser())(recs, truth)",
@@ -872,7 +886,7 @@ LIBRARIES: dict[str, tuple[str, dict, Callable, Callable | None, Callable | None
     "implicit": ("implicit.evaluation", IMPLICIT, implicit_values, None, implicit_probe),
     "lenskit": ("lenskit.metrics", LENSKIT, lenskit_values, None, None),
     "rectools": ("rectools.metrics", RECTOOLS, rectools_values, None, None),
-    "replay": ("replay.metrics", REPLAY, replay_values, None, replay_probe),
+    "replay": ("replay.metrics", REPLAY, replay_values, replay_beyond, replay_probe),
     "recommenders": ("recommenders.evaluation.python_evaluation", RECOMMENDERS, recommenders_values, recommenders_beyond,
                      recommenders_probe),
 }
