@@ -559,18 +559,22 @@ def _follow_rules(
 
 def _fail(text: str, line: int, label: str, fmt: _Format, found: int) -> None:
     if fmt.max_fields == fmt.min_fields:
-        expected, extra = f"{fmt.min_fields}", ""
+        message = _("{label} line {line}: expected {expected} fields '{layout}', found {found}: {text}")
     elif fmt.max_fields is None:
-        expected, extra = f"{fmt.min_fields}", " (more are ignored)"
+        message = _(
+            "{label} line {line}: expected {expected} fields '{layout}' (more are ignored), found {found}: {text}"
+        )
     else:
-        expected, extra = f"{fmt.min_fields} to {fmt.max_fields}", ""
+        message = _(
+            "{label} line {line}: expected {expected} to {most} fields '{layout}', found {found}: {text}"
+        )
     raise ValueError(
-        _("{label} line {line}: expected {expected} fields '{layout}'{extra}, found {found}: {text}").format(
+        message.format(
             label=label,
             line=line,
-            expected=expected,
+            expected=fmt.min_fields,
+            most=fmt.max_fields,
             layout=fmt.layout,
-            extra=extra,
             found=found,
             text=v.show(text),
         )
