@@ -432,7 +432,7 @@ def reading(qrels_path: Path, run_path: Path, repeats: int, peers: set[str]) -> 
     import rankmetrics as rm
     from rankmetrics.trec import files
 
-    block = files._BLOCK_BYTES
+    block = files.BLOCK_BYTES
 
     def one_pass(path):  # read in the reader's blocks, and look at every byte once (count the lines)
         with open(path, "rb") as handle:

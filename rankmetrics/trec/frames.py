@@ -40,7 +40,7 @@ def judgements(source: Any, fractional_grades: str = "error") -> Any:
     if not is_frame(source):
         return source
     records = frame_records(source, "qrels", fractional_grades)
-    return files._nest(records, grades=True)
+    return files.nest(records, grades=True)
 
 
 def run_records(source: Any, chunk_queries: int | None, noted: dict | None = None) -> Iterator[Records]:

@@ -197,7 +197,7 @@ def test_a_line_with_the_wrong_number_of_fields_is_refused_wholly_in_korean():
          "<run file> line 1: expected 6 fields 'qid Q0 docno rank score tag' (more are ignored), found 5: 'q Q0 a 1 2.0'",
          "<run file> 1번째 줄: 필드 6개 'qid Q0 docno rank score tag'이(가) 있어야 하는데(그 뒤의 필드는 무시합니다) "
          "5개가 있습니다: 'q Q0 a 1 2.0'"),
-        (lambda: files._parse(b"q 0 a 1 x y\n", 1, "<qrels file>", four_or_five),
+        (lambda: files.parse(b"q 0 a 1 x y\n", 1, "<qrels file>", four_or_five),
          "<qrels file> line 1: expected 4 to 5 fields 'qid iteration docno relevance', found 6: 'q 0 a 1 x y'",
          "<qrels file> 1번째 줄: 필드 4~5개 'qid iteration docno relevance'이(가) 있어야 하는데 6개가 있습니다: 'q 0 a 1 x y'"),
     ]  # fmt: skip
@@ -208,5 +208,13 @@ def test_a_line_with_the_wrong_number_of_fields_is_refused_wholly_in_korean():
         with rm.use_language("ko"), pytest.raises(ValueError) as refused:
             call()
         assert str(refused.value) == korean
-        assert english_runs(korean.split(": ")[0].replace("'qid iteration docno relevance'", "").replace(
-            "'qid Q0 docno rank score tag'", "").replace("<qrels file>", "").replace("<run file>", "")) == []
+        assert (
+            english_runs(
+                korean.split(": ")[0]
+                .replace("'qid iteration docno relevance'", "")
+                .replace("'qid Q0 docno rank score tag'", "")
+                .replace("<qrels file>", "")
+                .replace("<run file>", "")
+            )
+            == []
+        )
