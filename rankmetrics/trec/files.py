@@ -402,15 +402,39 @@ def _fail(text: str, line: int, label: str, fmt: Format, found: int) -> None:
     )
 
 
-def whole_grades(records: Records, label: str | None, policy: str, hint: bool = True) -> Records:
-    """Apply the ``fractional_grades`` policy to the judgements."""
-    fractional = records.values != np.trunc(records.values)
+def grades_by_policy(values: np.ndarray, policy: str) -> tuple[np.ndarray, int | None]:
+    """The ``fractional_grades`` policy, its one home: the grades to use, and the first
+    fractional grade's position when the policy (``"error"``) refuses it, else None."""
+    fractional = values != np.trunc(values)
     if policy == "keep" or not fractional.any():
-        return records
+        return values, None
     if policy == "truncate":
-        return Records(records.qids, records.lengths, records.docnos, np.trunc(records.values), records.lines)
-    i = int(np.argmax(fractional))
-    grade = float(records.values[i])
+        return np.trunc(values), None
+    return values, int(np.argmax(fractional))
+
+
+def not_a_whole_grade(where: str, grade: float, hint: bool = True) -> ValueError:
+    """The refusal of a fractional grade; ``where`` names it (a file line, dict keys, a DataFrame row)."""
+    advice = _(
+        ". Pass fractional_grades='truncate' to read grades as trec_eval does, or "
+        "fractional_grades='keep' to use fractional grades as they are"
+    )
+    return ValueError(
+        _("{where} is not a whole grade (trec_eval would silently read it as {trunc})").format(
+            where=where, trunc=math.trunc(grade)
+        )
+        + (advice if hint else "")
+    )
+
+
+def whole_grades(records: Records, label: str | None, policy: str, hint: bool = True) -> Records:
+    """Apply the ``fractional_grades`` policy to the judgements of a file or a dict."""
+    values, i = grades_by_policy(records.values, policy)
+    if i is None:
+        if values is records.values:
+            return records
+        return Records(records.qids, records.lengths, records.docnos, values, records.lines)
+    grade = float(values[i])
     if records.lines is not None:
         where = _("{label} line {line}: the relevance {grade!r}").format(
             label=label, line=int(records.lines[i]), grade=grade
@@ -418,16 +442,7 @@ def whole_grades(records: Records, label: str | None, policy: str, hint: bool = 
     else:
         qid = records.qids[int(np.searchsorted(np.cumsum(records.lengths), i, side="right"))]
         where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"  # names and values only
-    advice = _(
-        ". Pass fractional_grades='truncate' to read grades as trec_eval does, or "
-        "fractional_grades='keep' to use fractional grades as they are"
-    )
-    raise ValueError(
-        _("{where} is not a whole grade (trec_eval would silently read it as {trunc})").format(
-            where=where, trunc=math.trunc(grade)
-        )
-        + (advice if hint else "")
-    )
+    raise not_a_whole_grade(where, grade, hint)
 
 
 def nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
