@@ -44,7 +44,7 @@ class LinesStop(ValueError):
 # is malformed; lines are counted as trec_eval counts them, skipped ones left out.
 QRELS_TREC_EVAL_10 = replace(
     QRELS,
-    value=Number(N_("relevance"), re.compile(rb"[+-]?\d+"), N_("2, 0 or -1")),
+    value=Number(N_("relevance"), re.compile(tokens.WHOLE.encode()), N_("2, 0 or -1")),
     lines=LineRules(
         comments="column0_once",
         blank_lines="malformed",

@@ -150,7 +150,7 @@ QRELS = Format(
     docno_field=2,
     value_field=3,
     tag_field=None,
-    value=Number(N_("relevance"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), N_("2, 0 or -1")),
+    value=Number(N_("relevance"), re.compile(tokens.DECIMAL.encode()), N_("2, 0 or -1")),
     dict_value=N_("grade"),
 )
 # trec_eval's get_trec_results.c: six fields, text after them ignored; the rank field is
@@ -164,9 +164,7 @@ RUN = Format(
     docno_field=2,
     value_field=4,
     tag_field=5,
-    value=Number(
-        N_("score"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), N_("12.5, -3 or 1.5e-3")
-    ),
+    value=Number(N_("score"), re.compile(tokens.DECIMAL_E.encode()), N_("12.5, -3 or 1.5e-3")),
     dict_value=N_("score"),
 )
 

@@ -26,6 +26,13 @@ _POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
 _ONES = np.uint64(0x0101010101010101)
 
 
+# The decimal spellings, one home: a whole number; a decimal without an exponent (a grade, as
+# trec_eval's atol would read it only in part); a decimal with one (a score).
+WHOLE = r"[+-]?[0-9]+"
+DECIMAL = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+DECIMAL_E = DECIMAL + r"(?:[eE][+-]?[0-9]+)?"
+
+
 @dataclass(frozen=True)
 class Number:
     """What a numeric field accepts, and how its messages name it."""
