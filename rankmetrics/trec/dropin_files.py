@@ -12,18 +12,15 @@ the package's own rules (:data:`rankmetrics.trec.files.PACKAGE_LINES`).
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from ..i18n import N_
 from . import files
 from .files import QRELS, RUN, Format, LineRules, parse, whole_grades
 from .io import tokens
 from .io.blocks import text_blocks
-from .io.tokens import Number
 from .records import Records, check_unique, duplicate_pairs, grouped
 
 
@@ -44,7 +41,6 @@ class LinesStop(ValueError):
 # is malformed; lines are counted as trec_eval counts them, skipped ones left out.
 QRELS_TREC_EVAL_10 = replace(
     QRELS,
-    value=Number(N_("relevance"), re.compile(tokens.WHOLE.encode()), N_("2, 0 or -1")),
     lines=LineRules(
         comments="column0_once",
         blank_lines="malformed",

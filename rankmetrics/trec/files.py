@@ -150,7 +150,7 @@ QRELS = Format(
     docno_field=2,
     value_field=3,
     tag_field=None,
-    value=Number(N_("relevance"), re.compile(tokens.DECIMAL.encode()), N_("2, 0 or -1")),
+    value=Number(N_("relevance"), re.compile(tokens.DECIMAL.encode()), N_("2, 0 or -1"), b"+-0123456789."),
     dict_value=N_("grade"),
 )
 # trec_eval's get_trec_results.c: six fields, text after them ignored; the rank field is
