@@ -234,7 +234,8 @@ def _numbers(
     lengths = ends - begins
     width = max(int(lengths.max()), 1)
     inside = np.arange(width) < lengths[:, None]
-    chars = np.where(inside, raw.take(begins[:, None] + np.arange(width), mode="clip"), 0).astype(np.uint8)
+    chars = raw.take(begins[:, None] + np.arange(width), mode="clip")  # uint8, a row per token
+    chars[~inside] = 0  # numpy's bytes dtype ends a token at its first zero byte
     allowed = np.zeros(256, dtype=bool)
     allowed[np.frombuffer(rule.chars, dtype=np.uint8)] = True
     allowed[0] = True  # the padding after a short token
