@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...i18n import _
-from .texts import _LONG, _PAD, Texts, compact, decode
+from .texts import LONG, PAD, Texts, compact, decode
 from .texts import words as _words
 
 # The decimal spellings, one home: a whole number; a decimal without an exponent (a grade, as
@@ -49,7 +49,7 @@ class Tokens:
     """
 
     blob: bytes
-    raw: np.ndarray  # the block as uint8, followed by _PAD zero bytes
+    raw: np.ndarray  # the block as uint8, followed by PAD zero bytes
     begins: np.ndarray
     ends: np.ndarray
     line_ends: np.ndarray  # where each of the block's lines ends (its "\n", or the block's end)
@@ -121,7 +121,7 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
                 )
             ) from None
     size = len(blob)
-    raw = np.empty(size + _PAD, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
+    raw = np.empty(size + PAD, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
     raw[:size] = np.frombuffer(blob, dtype=np.uint8)
     raw[size:] = 0
     data = raw[:size]
@@ -201,7 +201,7 @@ def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np
     if begins.size < 2:
         return same
     lengths = ends - begins
-    if int(lengths.max()) <= _LONG:
+    if int(lengths.max()) <= LONG:
         words = _words(raw, begins, lengths, int(lengths.max()))
         same[1:] = words[1:, 0] == words[:-1, 0]
         for j in range(1, words.shape[1]):
