@@ -151,3 +151,15 @@ def test_numpy_reads_exactly_the_spellings_the_pattern_accepts(fmt):
         line = b"q 0 d %s\n" % t if fmt == "QRELS" else b"q Q0 d 1 %s r\n" % t
         with pytest.raises(ValueError, match="must be a decimal number"):
             files.parse(line, 1, "x", getattr(files, fmt))
+
+
+def test_a_long_score_is_read_token_by_token_as_float_reads_it():
+    from rankmetrics.trec import files
+
+    long = b"1" * 70 + b".5"  # longer than the array path's width: read by float() after the pattern
+    records = files.parse(b"q Q0 d 1 " + long + b" r\nq Q0 e 2 2.25 r\n", 1, "x", files.RUN)
+    assert records.values.tolist() == [float(long), 2.25]
+    with pytest.raises(
+        ValueError, match=r"x line 2: the score must be a decimal number .*got '1" + "1" * 69 + "x'"
+    ):
+        files.parse(b"q Q0 d 1 1 r\nq Q0 e 2 " + b"1" * 70 + b"x r\n", 1, "x", files.RUN)

@@ -233,18 +233,19 @@ def _numbers(
         return np.zeros(0)
     lengths = ends - begins
     width = max(int(lengths.max()), 1)
-    inside = np.arange(width) < lengths[:, None]
-    chars = raw.take(begins[:, None] + np.arange(width), mode="clip")  # uint8, a row per token
-    chars[~inside] = 0  # numpy's bytes dtype ends a token at its first zero byte
-    allowed = np.zeros(256, dtype=bool)
-    allowed[np.frombuffer(rule.chars, dtype=np.uint8)] = True
-    allowed[0] = True  # the padding after a short token
-    try:
-        if not allowed[chars].all():
-            raise ValueError
-        values = chars.view(f"S{width}").ravel().astype(np.float64)
-    except ValueError:
-        values = None
+    values = None
+    if width <= LONG:  # else one (rows x width) array could be large: token by token below
+        inside = np.arange(width) < lengths[:, None]
+        chars = raw.take(begins[:, None] + np.arange(width), mode="clip")  # uint8, a row per token
+        chars[~inside] = 0  # numpy's bytes dtype ends a token at its first zero byte
+        allowed = np.zeros(256, dtype=bool)
+        allowed[np.frombuffer(rule.chars, dtype=np.uint8)] = True
+        allowed[0] = True  # the padding after a short token
+        if allowed[chars].all():
+            try:
+                values = chars.view(f"S{width}").ravel().astype(np.float64)
+            except ValueError:  # e.g. "1-2" or "."
+                values = None
     if values is None:  # token by token: the first refused names its line
         values = np.empty(begins.size)
         for i, (b, e) in enumerate(zip(begins.tolist(), ends.tolist())):
