@@ -134,7 +134,7 @@ def blocks(path: Path):
 
     rest = b""
     with open(path, "rb") as handle:
-        while chunk := handle.read(files._BLOCK_BYTES):
+        while chunk := handle.read(files.BLOCK_BYTES):
             chunk = rest + chunk
             cut = chunk.rfind(b"\n") + 1
             rest = chunk[cut:]

@@ -432,7 +432,7 @@ def reading(qrels_path: Path, run_path: Path, repeats: int, peers: set[str]) -> 
     import rankmetrics as rm
     from rankmetrics.trec import files
 
-    block = files._BLOCK_BYTES
+    block = files.BLOCK_BYTES
 
     def one_pass(path):  # read in the reader's blocks, and look at every byte once (count the lines)
         with open(path, "rb") as handle:
@@ -715,13 +715,15 @@ def goals(rows: list[dict], read: dict | None, batch: dict | None, big: dict | N
                     f"(CPU {row['cpu']['rankmetrics'] / row['cpu'][peer]:.2f}×) | {mark(value <= limit)} |"
                 )
     if read:
-        for name in (
-            "`read_run(run_path)` (dicts)",
-            "the evaluate route's run reader (`run_records`: flat arrays, checked)",
+        for name, least in (
+            ("`read_run(run_path)` (dicts)", 150),
+            # numbers through numpy's own conversion (astype(float64)) since issue 30: 100 MB/s
+            ("the evaluate route's run reader (`run_records`: flat arrays, checked)", 100),
         ):
             r = read[name]
             out.append(
-                f"| {name}: ≥ 150 MB/s | {r['mb_s']:.0f} MB/s (CPU {r['mb_s_cpu']:.0f}) | {mark(r['mb_s'] >= 150)} |"
+                f"| {name}: ≥ {least} MB/s | {r['mb_s']:.0f} MB/s (CPU {r['mb_s_cpu']:.0f}) "
+                f"| {mark(r['mb_s'] >= least)} |"
             )
     if batch:
         value = batch["ndcg"] / batch["copy"]

@@ -28,7 +28,7 @@ from ..i18n import _
 from . import files, frames
 from .conventions import UNSET, Conventions
 from .evaluation import AbsentQueriesWarning, shown_ids
-from .io.blocks import _lines, text_blocks
+from .io.blocks import lines, text_blocks
 from .names import Measure, parse_metrics
 from .records import concat
 
@@ -328,14 +328,14 @@ def _frame(blob: bytes, label: str, kind: str, fractional_grades: str, first: in
     if beginning:  # a byte-order mark or gzip data is looked for at the file's start only
         source = io.BytesIO(blob)
         source.name = label
-        _, blocks = text_blocks(source, fmt.kind, files._BLOCK_BYTES)
+        _, blocks = text_blocks(source, fmt.kind, files.BLOCK_BYTES)
     else:
-        pieces = (blob[i : i + files._BLOCK_BYTES] for i in range(0, len(blob), files._BLOCK_BYTES))
-        blocks = ((block, first + n - 1) for block, n in _lines(pieces))
-    records = concat([files._parse(block, n, label, fmt) for block, n in blocks])
+        pieces = (blob[i : i + files.BLOCK_BYTES] for i in range(0, len(blob), files.BLOCK_BYTES))
+        blocks = ((block, first + n - 1) for block, n in lines(pieces))
+    records = concat([files.parse(block, n, label, fmt) for block, n in blocks])
     if kind == "qrels":
         policy = files.v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
-        records = files._whole_grades(records, label, policy)
+        records = files.whole_grades(records, label, policy)
     value = "relevance" if kind == "qrels" else "score"
     return pd.DataFrame(
         {

@@ -11,10 +11,10 @@ in a query, after the lines of the queries before it.
 
 Where the values come from:
 
-* the files are read by the package's one reader (:func:`rankmetrics.trec.files.read_as`)
+* the files are read by the package's one reader (:func:`rankmetrics.trec.dropin_files.read_as`)
   with trec_eval 10.0's line rules declared as data
-  (:data:`~rankmetrics.trec.files.QRELS_TREC_EVAL_10`,
-  :data:`~rankmetrics.trec.files.RUN_TREC_EVAL_10`): which lines are comments
+  (:data:`~rankmetrics.trec.dropin_files.QRELS_TREC_EVAL_10`,
+  :data:`~rankmetrics.trec.dropin_files.RUN_TREC_EVAL_10`): which lines are comments
   (in qrels a ``#`` in column 0, never two in a row; in runs any ``#``-first
   line), a blank qrels line is malformed, the line numbers trec_eval counts,
   its messages. The *numbers* follow the package's rules: where trec_eval's
@@ -147,13 +147,13 @@ def _progress(path: str, size: int | None, err: IO[str]) -> Any:
 
 
 def _read(path: str, fmt: Any, stdin: IO[str] | None, err: IO[str]) -> Any:
-    from . import files
+    from . import dropin_files
 
     size = os.path.getsize(path) if stdin is None and os.path.isfile(path) else None
     bar = _progress(path, size, err)
     try:
-        return files.read_as(path if stdin is None else stdin, fmt, path, bar.update if bar else None)
-    except files.LinesStop as stop:
+        return dropin_files.read_as(path if stdin is None else stdin, fmt, path, bar.update if bar else None)
+    except dropin_files.LinesStop as stop:
         raise Stop(stop.exit_code, stop.message) from None
     except ValueError as error:
         raise Stop(fmt.lines.read_exit, f"{OURS}{error}\n") from None
@@ -178,7 +178,7 @@ def _crashes(requested: list[tuple[str, list[tuple[str, Any]]]]) -> str | None:
 def run_trec_eval(
     options: dict[str, Any], qrels_path: str, run_path: str, stdin: IO[str] | None, out: IO[str], err: IO[str]
 ) -> None:
-    from . import files
+    from . import dropin_files, files
 
     if options["rel_format"] != "qrels":
         raise Stop(1, f"{OURS}-R {options['rel_format']}: only the rel_info format 'qrels' is supported\n")
@@ -190,14 +190,16 @@ def run_trec_eval(
     crash = _crashes(requested)
     if crash:
         raise Stop(1, crash)
-    qrels_read = _read(qrels_path, files.QRELS_TREC_EVAL_10, None, err)
-    run_read = _read(run_path, files.RUN_TREC_EVAL_10, stdin if run_path.startswith("-") else None, err)
+    qrels_read = _read(qrels_path, dropin_files.QRELS_TREC_EVAL_10, None, err)
+    run_read = _read(
+        run_path, dropin_files.RUN_TREC_EVAL_10, stdin if run_path.startswith("-") else None, err
+    )
     judged = qrels_read.records
-    qrels = files._nest(judged, grades=True)
-    run = files._nest(run_read.records, grades=False)
+    qrels = files.nest(judged, grades=True)
+    run = files.nest(run_read.records, grades=False)
     positive = int((judged.values > 0).sum())  # -c's 'all' num_rel: every grade > 0 (m_num_rel.c)
     tag = run_read.tag or ""
-    rules = files.RUN_TREC_EVAL_10.lines
+    rules = dropin_files.RUN_TREC_EVAL_10.lines
 
     # The first measure that ranks the documents is the one that finds a duplicate and names it;
     # runid and num_q never look, and with nothing else a duplicate goes unnoticed (as in 10.0).
@@ -209,12 +211,15 @@ def run_trec_eval(
         if qid not in run and not complete:
             stop = Stop(rules.evaluate_exit, rules.missing_query.format(qid=qid))
             break
-        for read, fmt in ((run_read, files.RUN_TREC_EVAL_10), (qrels_read, files.QRELS_TREC_EVAL_10)):
+        for read, fmt in (
+            (run_read, dropin_files.RUN_TREC_EVAL_10),
+            (qrels_read, dropin_files.QRELS_TREC_EVAL_10),
+        ):
             if first is not None and qid in read.duplicates:  # the run's are found first (form_res_rels.c)
                 message = fmt.lines.duplicate.format(docno=read.duplicates[qid], measure=first)
                 stop = Stop(fmt.lines.evaluate_exit, message)
                 break
-        rules_of_qrels = files.QRELS_TREC_EVAL_10.lines
+        rules_of_qrels = dropin_files.QRELS_TREC_EVAL_10.lines
         if stop is None and first is not None and not scored and max(qrels[qid].values()) < 0:
             # The first query evaluated has no grade >= 0: trec_eval 10.0 fails here (a later such
             # query is scored normally).

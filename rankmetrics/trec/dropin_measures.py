@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .io import tokens
+
 OURS = "trec_eval (rankmetrics): "  # the start of every line that is the drop-in's, not trec_eval's
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_WHOLE = re.compile(tokens.WHOLE)
+_DECIMAL = re.compile(tokens.DECIMAL_E)
 
 
 class Stop(Exception):

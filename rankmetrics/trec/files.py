@@ -43,11 +43,10 @@ reader is built in layers, each in its own module:
   key each, strings when asked for;
 - this module: the formats, declared as data (``QRELS``, ``RUN``: which
   field is the query, the document, the value and the tag, and the
-  :class:`LineRules`: which lines are skipped, how lines are counted, what a
-  program says where it stops), the public readers, and the dict route.
-  ``QRELS_TREC_EVAL_10`` and ``RUN_TREC_EVAL_10`` are trec_eval 10.0's line
-  rules over the same fields and number rules, read by :func:`read_as` for
-  ``rankmetrics trec_eval`` (:mod:`rankmetrics.trec.dropin`);
+  :class:`LineRules`: which lines are skipped, how lines are counted), the
+  public readers, and the dict route. trec_eval 10.0's own line rules and
+  messages, for ``rankmetrics trec_eval``, are in
+  :mod:`rankmetrics.trec.dropin_files`;
 - :mod:`rankmetrics.trec.records`: the records of many queries as flat
   arrays, grouped, checked for repeated documents, and cut into chunks.
 """
@@ -55,10 +54,9 @@ reader is built in layers, each in its own module:
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -71,11 +69,11 @@ from .io.texts import Texts
 from .io.tokens import Number
 from .mappings import flatten, from_flat, from_mapping
 from .ranking import Judgements
-from .records import Records, check_unique, chunked, doc_keys, grouped, padded_rows
+from .records import Records, check_unique, chunked, grouped
 
 FRACTIONAL_GRADES = ("error", "truncate", "keep")
 
-_BLOCK_BYTES = 1_000_000  # bytes read at a time (about 25,000 run lines; its arrays stay in the caches)
+BLOCK_BYTES = 1_000_000  # bytes read at a time (about 25,000 run lines; its arrays stay in the caches)
 
 
 @dataclass(frozen=True)
@@ -84,10 +82,9 @@ class LineRules:
 
     The package's rules (:data:`PACKAGE_LINES`) skip blank lines and ``#``
     comments, number the lines as an editor does and refuse a document listed
-    twice. trec_eval 10.0's (:data:`QRELS_TREC_EVAL_10`, :data:`RUN_TREC_EVAL_10`,
-    what ``rankmetrics trec_eval`` reads) are its own, quirks included, with
-    its messages and exit codes; ``{path}`` is the file as named on the
-    command line, ``{line}`` the line number as the rules count it.
+    twice. trec_eval 10.0's, with its messages and exit codes, are in
+    :mod:`rankmetrics.trec.dropin_files`; ``{path}`` is the file as named on
+    the command line, ``{line}`` the line number as the rules count it.
     """
 
     comments: str  # "first_token" or "column0_once" (see rankmetrics.trec.io.tokens.split)
@@ -109,17 +106,8 @@ PACKAGE_LINES = LineRules(
 )
 
 
-class LinesStop(ValueError):
-    """A file that a program's :class:`LineRules` stop on: the message as that program prints it."""
-
-    def __init__(self, message: str, exit_code: int):
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
-
-
 @dataclass(frozen=True)
-class _Format:
+class Format:
     """A file format as data: its fields, which of them the reader keeps, and how messages name them.
 
     Field positions count from 0 on each line. A line must have at least
@@ -153,7 +141,7 @@ class _Format:
 
 # trec_eval's get_qrels.c: exactly four fields; a grade is read by atol(), so this reader
 # accepts only a decimal without an exponent (and refuses a fractional one unless asked).
-QRELS = _Format(
+QRELS = Format(
     kind="qrels",
     layout="qid iteration docno relevance",
     min_fields=4,
@@ -162,12 +150,12 @@ QRELS = _Format(
     docno_field=2,
     value_field=3,
     tag_field=None,
-    value=Number(N_("relevance"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)"), N_("2, 0 or -1")),
+    value=Number(N_("relevance"), re.compile(tokens.DECIMAL.encode()), N_("2, 0 or -1"), b"+-0123456789."),
     dict_value=N_("grade"),
 )
 # trec_eval's get_trec_results.c: six fields, text after them ignored; the rank field is
 # ignored too (only the score orders the documents).
-RUN = _Format(
+RUN = Format(
     kind="run",
     layout="qid Q0 docno rank score tag",
     min_fields=6,
@@ -176,51 +164,8 @@ RUN = _Format(
     docno_field=2,
     value_field=4,
     tag_field=5,
-    value=Number(
-        N_("score"), re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"), N_("12.5, -3 or 1.5e-3")
-    ),
+    value=Number(N_("score"), re.compile(tokens.DECIMAL_E.encode()), N_("12.5, -3 or 1.5e-3")),
     dict_value=N_("score"),
-)
-
-
-# trec_eval 10.0's reading of the same two formats (get_qrels.c, get_trec_results.c,
-# form_res_rels.c, trec_eval.c), for `rankmetrics trec_eval`: the same fields and numbers (the
-# package's number rules: trec_eval's atol/atof would read "1x" as 1 and "abc" as 0, and these
-# are refused), with its line rules and messages. In a qrels file only a '#' in column 0 starts
-# a comment, and of two such lines in a row the second is a judgement (query '#'); a blank line
-# is malformed; lines are counted as trec_eval counts them, skipped ones left out.
-QRELS_TREC_EVAL_10 = replace(
-    QRELS,
-    value=Number(N_("relevance"), re.compile(rb"[+-]?\d+"), N_("2, 0 or -1")),
-    lines=LineRules(
-        comments="column0_once",
-        blank_lines="malformed",
-        line_numbers="parsed",
-        duplicates="report",
-        cannot_read="trec_eval.get_qrels: Cannot read qrels file '{path}'\ntrec_eval: Quit in file '{path}'\n",
-        malformed="trec_eval.get_qrels: Malformed line {line}\ntrec_eval: Quit in file '{path}'\n",
-        last_line_comment=(
-            "trec_eval (rankmetrics): {path} line {line}: a comment on the last line of a qrels file "
-            "makes trec_eval 10.0 read past the end of the file (it crashes); remove the line\n"
-        ),
-        duplicate="trec_eval.form_res_rels: duplicate docs {docno}\ntrec_eval: Can't calculate measure '{measure}'\n",
-        # form_res_rels.c fails when the first query it forms has no grade >= 0, -c or not
-        no_judgement="trec_eval: Can't calculate measure '{measure}'\n",
-    ),
-)
-RUN_TREC_EVAL_10 = replace(
-    RUN,
-    lines=LineRules(
-        comments="first_token",
-        blank_lines="skip",
-        line_numbers="parsed",
-        duplicates="report",
-        cannot_read="trec_eval.get_results: Cannot read results file '{path}'\ntrec_eval: Quit in file '{path}'\n",
-        malformed="trec_eval.get_results: Malformed line {line}\ntrec_eval: Quit in file '{path}'\n",
-        # sic: no line end after the docno
-        duplicate="trec_eval.form_res_qrels: duplicate docs {docno}trec_eval: Can't calculate measure '{measure}'\n",
-        missing_query="trec_eval: result qid '{qid}' not found in qrels\n",  # sic
-    ),
 )
 
 
@@ -270,7 +215,7 @@ def read_qrels(source: Any, *, fractional_grades: str = "error") -> dict[str, di
     >>> read_qrels(io.StringIO("q1 0 d1 0.5\\n"), fractional_grades="keep")
     {'q1': {'d1': 0.5}}
     """
-    return _nest(qrels_records(source, fractional_grades), grades=True)
+    return nest(qrels_records(source, fractional_grades), grades=True)
 
 
 def read_run(source: Any) -> dict[str, dict[str, float]]:
@@ -311,7 +256,7 @@ def read_run(source: Any) -> dict[str, dict[str, float]]:
     {'q1': {'d3': 12.5, 'd1': 11.0}, 'q2': {'d1': 9.0}}
     """
     records = next(run_records(source, None), None)
-    return _nest(records or Records.empty(), grades=False)
+    return nest(records or Records.empty(), grades=False)
 
 
 # ---------------------------------------------------------------- what evaluate reads
@@ -328,12 +273,12 @@ def _qrels(source: Any, fractional_grades: str) -> tuple[Records, Mapping | None
     if isinstance(source, Mapping):
         flat = flatten(source)
         records = from_mapping(source, QRELS) if flat is None else from_flat(source, flat)
-        checked = _whole_grades(records, None, policy)
+        checked = whole_grades(records, None, policy)
         return checked, source if flat is not None and checked is records else None
-    label, blocks = text_blocks(source, QRELS.kind, _BLOCK_BYTES)
-    records = grouped([_parse(blob, first, label, QRELS) for blob, first in blocks])
+    label, blocks = text_blocks(source, QRELS.kind, BLOCK_BYTES)
+    records = grouped([parse(blob, first, label, QRELS) for blob, first in blocks])
     check_unique(records, label)
-    return _whole_grades(records, label, policy), None
+    return whole_grades(records, label, policy), None
 
 
 def judged(source: Any, fractional_grades: str = "error") -> Judgements:
@@ -357,7 +302,7 @@ def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[
     flat = flatten(source) if isinstance(source, Mapping) else None
     if flat is not None and (policy == "keep" or (flat[2] == np.trunc(flat[2])).all()):
         return source if all(source.values()) else {q: d for q, d in source.items() if d}
-    return _nest(qrels_records(source, fractional_grades), grades=True)
+    return nest(qrels_records(source, fractional_grades), grades=True)
 
 
 def run_records(source: Any, chunk_queries: int | None, noted: dict | None = None) -> Iterator[Records]:
@@ -376,8 +321,8 @@ def run_records(source: Any, chunk_queries: int | None, noted: dict | None = Non
     if isinstance(source, Mapping):
         yield from from_mapping(source, RUN).chunks(chunk_queries)
         return
-    label, blocks = text_blocks(source, RUN.kind, _BLOCK_BYTES)
-    parts = _noting_tags((_parse(blob, first, label, RUN) for blob, first in blocks), noted)
+    label, blocks = text_blocks(source, RUN.kind, BLOCK_BYTES)
+    parts = _noting_tags((parse(blob, first, label, RUN) for blob, first in blocks), noted)
     if chunk_queries is None:
         records = grouped(list(parts))
         check_unique(records, label)
@@ -393,100 +338,13 @@ def _noting_tags(parts: Iterator[Records], noted: dict | None) -> Iterator[Recor
         yield part
 
 
-@dataclass(frozen=True)
-class ProgramRead:
-    """A file read by a program's line rules (:func:`read_as`)."""
-
-    records: Records  # grouped by query, in the order first met; a duplicated docno kept twice
-    duplicates: dict[str, str] = field(default_factory=dict)  # qid: its first duplicated docno
-    tag: str | None = None  # the last line's tag (a run's runid)
-
-
-def read_as(source: Any, fmt: _Format, path: str, progress: Any = None) -> ProgramRead:
-    r"""Read a qrels or run file by ``fmt``'s line rules, e.g. :data:`QRELS_TREC_EVAL_10`.
-
-    The numbers follow the package's rules (a score such as ``abc`` or
-    ``0x10``, a grade such as ``1x`` or ``0.5``: a ValueError naming the file
-    and line); which lines are skipped, how they are counted and where the
-    program stops follow ``fmt.lines``: a :class:`LinesStop` with the
-    program's own message and exit code. ``path`` is the file's name as the
-    command line gave it (``source`` may be an open file, e.g. standard input).
-    ``progress``, when given, is called with the byte count of each block read.
-
-    Examples
-    --------
-    >>> import io
-    >>> read = read_as(io.StringIO("# one comment\nq1 0 d1 1\nq1 0 d1 0\n"), QRELS_TREC_EVAL_10, "x")
-    >>> read.records.qids, read.records.docnos, read.duplicates
-    (['q1'], ['d1', 'd1'], {'q1': 'd1'})
-    >>> try:
-    ...     read_as(io.StringIO("q1 0 d1 1\n\nq1 0 d2 0\n"), QRELS_TREC_EVAL_10, "x")
-    ... except LinesStop as stop:
-    ...     print(stop.exit_code, stop.message, end="")
-    2 trec_eval.get_qrels: Malformed line 2
-    trec_eval: Quit in file 'x'
-    """
-    rules = fmt.lines
-    cannot = LinesStop(rules.cannot_read.format(path=path), rules.read_exit)
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fsdecode(source)
-        if not os.path.isfile(name) or not os.access(name, os.R_OK) or not os.path.getsize(name):
-            raise cannot
-    label, blocks = text_blocks(source, fmt.kind, _BLOCK_BYTES)
-    state = _LineState(path)
-    parts = []
-    read = 0
-    for blob, first in blocks:
-        read += len(blob)
-        parts.append(_parse(blob, first, label, fmt, state))
-        if progress is not None:
-            progress(len(blob))
-    if not read:
-        raise cannot
-    if state.last_skipped and rules.last_line_comment:
-        raise LinesStop(rules.last_line_comment.format(path=path, line=state.last_line), rules.read_exit)
-    tag = next((p.last_tag for p in reversed(parts) if p.last_tag is not None), None)
-    records = grouped(parts)
-    if fmt.kind == "qrels":
-        _whole_grades(records, label, "error", hint=False)
-    if rules.duplicates == "refuse":
-        check_unique(records, label)
-        return ProgramRead(records, {}, tag)
-    return ProgramRead(records, first_duplicates(records), tag)
-
-
-def first_duplicates(records: Records) -> dict[str, str]:
-    """Each query's first docno (in strcmp order, as trec_eval sorts) listed more than once.
-
-    Keys are compared row by row in one array operation; only a query with
-    two equal keys is looked at document by document.
-    """
-    if not len(records.docnos):
-        return {}
-    hashes = doc_keys(records.docnos).view(np.int64)
-    longest = int(records.lengths.max())
-    rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
-    inside = np.arange(1, longest) < records.lengths[:, None]
-    found = {}
-    for query in np.flatnonzero(((rows[:, 1:] == rows[:, :-1]) & inside).any(axis=1)).tolist():
-        seen: set[str] = set()
-        twice = set()
-        for at in records.positions([query]).tolist():
-            docno = records.docnos[at]
-            (twice if docno in seen else seen).add(docno)
-        if twice:
-            found[records.qids[query]] = min(twice, key=lambda d: d.encode("utf-8"))
-    return found
-
-
-# ---------------------------------------------------------------- lines to records
-
-
-def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState | None = None) -> Records:
+def parse(blob: bytes, first: int, label: str, fmt: Format, state: Any = None) -> Records:
     """One block of whole lines (numbered from ``first``) as records, query after query as they come.
 
     ``state``: the block is read by a program's line rules (``fmt.lines``), which
-    stop with that program's message (see :func:`read_as`).
+    stop with that program's message: a
+    :class:`rankmetrics.trec.dropin_files.LineState` (see
+    :func:`rankmetrics.trec.dropin_files.read_as`).
     """
     carry = state is not None and state.last_skipped
     block = tokens.split(blob, first, label, fmt.lines.comments, carry)
@@ -496,7 +354,7 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState 
     if fmt.max_fields is not None:
         bad |= count > fmt.max_fields
     if state is not None:
-        _follow_rules(block, block.rows[bad], first, fmt.lines, state)
+        state.follow(block, block.rows[bad], first, fmt.lines)
     elif bad.any():
         wrong = int(np.argmax(bad))
         line = int(block.rows[wrong])
@@ -518,86 +376,48 @@ def _parse(blob: bytes, first: int, label: str, fmt: _Format, state: _LineState 
     )
 
 
-@dataclass
-class _LineState:
-    """What reading a block by a program's line rules needs from the blocks before it."""
-
-    path: str  # the file as the command line named it, for the program's messages
-    skipped: int = 0  # lines not counted so far (comments; blank lines where they are skipped)
-    last_skipped: bool = False  # the last line so far was a skipped comment
-    last_line: int = 0
-
-
-def _follow_rules(
-    block: tokens.Tokens, bad_lines: np.ndarray, first: int, rules: LineRules, state: _LineState
-) -> None:
-    """Stop where the rules stop: the first malformed line, by the rules' count; keep the count going."""
-    n_lines = block.line_ends.size
-    # Masks over the block's lines (np.union1d and np.setdiff1d would import numpy.ma: slow to start).
-    comment = np.zeros(n_lines, dtype=bool)
-    if block.skipped is not None:
-        comment[block.skipped] = True
-    blank = np.ones(n_lines, dtype=bool)
-    blank[block.rows] = False
-    blank &= ~comment
-    bad = np.zeros(n_lines, dtype=bool)
-    bad[bad_lines] = True
-    if rules.blank_lines == "malformed":
-        bad |= blank
-        uncounted = comment
-    else:
-        uncounted = comment | blank
-    if bad.any():
-        line = int(np.argmax(bad))
-        counted = first + line - (state.skipped + int(np.count_nonzero(uncounted[:line])))
-        shown = counted if rules.line_numbers == "parsed" else first + line
-        raise LinesStop(rules.malformed.format(line=shown, path=state.path), rules.read_exit)
-    state.skipped += int(np.count_nonzero(uncounted))
-    state.last_skipped = bool(n_lines and comment[-1])
-    state.last_line = first + n_lines - 1
-
-
-def _fail(text: str, line: int, label: str, fmt: _Format, found: int) -> None:
+def _fail(text: str, line: int, label: str, fmt: Format, found: int) -> None:
     if fmt.max_fields == fmt.min_fields:
-        expected, extra = f"{fmt.min_fields}", ""
+        message = _("{label} line {line}: expected {expected} fields '{layout}', found {found}: {text}")
     elif fmt.max_fields is None:
-        expected, extra = f"{fmt.min_fields}", " (more are ignored)"
+        message = _(
+            "{label} line {line}: expected {expected} fields '{layout}' (more are ignored), found {found}: {text}"
+        )
     else:
-        expected, extra = f"{fmt.min_fields} to {fmt.max_fields}", ""
+        message = _(
+            "{label} line {line}: expected {expected} to {most} fields '{layout}', found {found}: {text}"
+        )
     raise ValueError(
-        _("{label} line {line}: expected {expected} fields '{layout}'{extra}, found {found}: {text}").format(
+        message.format(
             label=label,
             line=line,
-            expected=expected,
+            expected=fmt.min_fields,
+            most=fmt.max_fields,
             layout=fmt.layout,
-            extra=extra,
             found=found,
             text=v.show(text),
         )
     )
 
 
-def _whole_grades(records: Records, label: str | None, policy: str, hint: bool = True) -> Records:
-    """Apply the ``fractional_grades`` policy to the judgements."""
-    fractional = records.values != np.trunc(records.values)
+def grades_by_policy(values: np.ndarray, policy: str) -> tuple[np.ndarray, int | None]:
+    """The ``fractional_grades`` policy, its one home: the grades to use, and the first
+    fractional grade's position when the policy (``"error"``) refuses it, else None."""
+    fractional = values != np.trunc(values)
     if policy == "keep" or not fractional.any():
-        return records
+        return values, None
     if policy == "truncate":
-        return Records(records.qids, records.lengths, records.docnos, np.trunc(records.values), records.lines)
-    i = int(np.argmax(fractional))
-    grade = float(records.values[i])
-    if records.lines is not None:
-        where = _("{label} line {line}: the relevance {grade!r}").format(
-            label=label, line=int(records.lines[i]), grade=grade
-        )
-    else:
-        qid = records.qids[int(np.searchsorted(np.cumsum(records.lengths), i, side="right"))]
-        where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"  # names and values only
+        return np.trunc(values), None
+    return values, int(np.argmax(fractional))
+
+
+def not_a_whole_grade(where: str, grade: float, hint: bool = True) -> ValueError:
+    """The refusal of a fractional grade; ``where`` names it (a file line, dict keys, a DataFrame row)."""
     advice = _(
         ". Pass fractional_grades='truncate' to read grades as trec_eval does, or "
         "fractional_grades='keep' to use fractional grades as they are"
     )
-    raise ValueError(
+    return ValueError(
         _("{where} is not a whole grade (trec_eval would silently read it as {trunc})").format(
             where=where, trunc=math.trunc(grade)
         )
@@ -605,7 +425,25 @@ def _whole_grades(records: Records, label: str | None, policy: str, hint: bool =
     )
 
 
-def _nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
+def whole_grades(records: Records, label: str | None, policy: str, hint: bool = True) -> Records:
+    """Apply the ``fractional_grades`` policy to the judgements of a file or a dict."""
+    values, i = grades_by_policy(records.values, policy)
+    if i is None:
+        if values is records.values:
+            return records
+        return Records(records.qids, records.lengths, records.docnos, values, records.lines)
+    grade = float(values[i])
+    if records.lines is not None:
+        where = _("{label} line {line}: the relevance {grade!r}").format(
+            label=label, line=int(records.lines[i]), grade=grade
+        )
+    else:
+        qid = records.qids[int(np.searchsorted(np.cumsum(records.lengths), i, side="right"))]
+        where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"  # names and values only
+    raise not_a_whole_grade(where, grade, hint)
+
+
+def nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
     values = records.values
     whole = grades and bool(((values == np.trunc(values)) & (np.abs(values) < 2**53)).all())
     if whole:  # whole grades as int, in one conversion

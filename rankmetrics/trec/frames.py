@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import _validation as v
 from ..i18n import _, ngettext
 from . import files
-from .records import Records
+from .records import Records, duplicate_pairs
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -40,7 +41,7 @@ def judgements(source: Any, fractional_grades: str = "error") -> Any:
     if not is_frame(source):
         return source
     records = frame_records(source, "qrels", fractional_grades)
-    return files._nest(records, grades=True)
+    return files.nest(records, grades=True)
 
 
 def run_records(source: Any, chunk_queries: int | None, noted: dict | None = None) -> Iterator[Records]:
@@ -59,38 +60,47 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
     """
     import pandas as pd
 
-    columns = QRELS_COLUMNS if kind == "qrels" else RUN_COLUMNS
-    check_columns(frame, kind, columns)
-    qid_column, doc_column, value_column = columns
+    qid_column, doc_column, value_column = columns(frame, kind)
     qids = _text_column(frame, kind, qid_column)
     docnos = _text_column(frame, kind, doc_column)
     values = _number_column(frame, kind, value_column)
     if kind == "qrels":
-        policy = files.v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
-        values = _whole_grades(frame, values, policy)
-    duplicated = pd.DataFrame({"q": qids, "d": docnos}).duplicated(keep=False).to_numpy()
-    if duplicated.any():
-        rows = np.flatnonzero(duplicated)
-        first = int(rows[0])
-        again = int(rows[1:][(qids[rows[1:]] == qids[first]) & (docnos[rows[1:]] == docnos[first])][0])
+        policy = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
+        values, at = files.grades_by_policy(values, policy)  # the first in the frame
+        if at is not None:
+            where = _("the qrels DataFrame's column {column!r}, row {frame}: {grade!r}").format(
+                column=value_column, frame=_row(frame, at), grade=float(values[at])
+            )
+            raise files.not_a_whole_grade(where, float(values[at]))
+    codes, names = pd.factorize(qids, sort=False)  # queries in the order first met
+    order = np.argsort(codes, kind="stable")  # each query's rows keep their order
+    lengths = np.bincount(codes, minlength=len(names)).astype(np.int64)
+    records = Records([str(q) for q in names], lengths, docnos[order].tolist(), values[order], None)
+    pairs = duplicate_pairs(records)
+    if pairs:
+        query, earlier, later = min(pairs, key=lambda pair: order[pair[2]])  # the first in the frame
         raise ValueError(
             _(
                 "{kind} DataFrame: document {docnos!r} of query {qids!r} appears in rows {frame} and "
                 "{frame_2} ({qid_column!r}, {doc_column!r}); each document may appear once per query"
             ).format(
                 kind=kind,
-                docnos=docnos[first],
-                qids=qids[first],
-                frame=_row(frame, first),
-                frame_2=_row(frame, again),
+                docnos=docnos[order[later]],
+                qids=records.qids[query],
+                frame=_row(frame, int(order[earlier])),
+                frame_2=_row(frame, int(order[later])),
                 qid_column=qid_column,
                 doc_column=doc_column,
             )
         )
-    codes, names = pd.factorize(qids, sort=False)  # queries in the order first met
-    order = np.argsort(codes, kind="stable")  # each query's rows keep their order
-    lengths = np.bincount(codes, minlength=len(names)).astype(np.int64)
-    return Records([str(q) for q in names], lengths, docnos[order].tolist(), values[order], None)
+    return records
+
+
+def columns(frame: Any, kind: str) -> tuple[str, str, str]:
+    """The names of a qrels or run DataFrame's query, document and value columns, checked present."""
+    names = QRELS_COLUMNS if kind == "qrels" else RUN_COLUMNS
+    check_columns(frame, kind, names)
+    return names
 
 
 def check_columns(frame: Any, kind: str, columns: tuple[str, ...]) -> None:
@@ -138,7 +148,7 @@ def _text_column(frame: Any, kind: str, column: str) -> np.ndarray:
         raise ValueError(
             _(
                 "the {kind} DataFrame's column {column!r} must hold text ids (str); row {frame} holds {v}"
-            ).format(kind=kind, column=column, frame=_row(frame, at), v=files.v.show(values[at]))
+            ).format(kind=kind, column=column, frame=_row(frame, at), v=v.show(values[at]))
         )
     nul = series.str.contains("\x00", regex=False).to_numpy(dtype=bool)
     if nul.any():
@@ -147,7 +157,7 @@ def _text_column(frame: Any, kind: str, column: str) -> np.ndarray:
             _(
                 "the {kind} DataFrame's column {column!r}, row {frame}: an id must not hold a NUL "
                 "character; got {v}"
-            ).format(kind=kind, column=column, frame=_row(frame, at), v=files.v.show(values[at]))
+            ).format(kind=kind, column=column, frame=_row(frame, at), v=v.show(values[at]))
         )
     return values
 
@@ -171,24 +181,6 @@ def _number_column(frame: Any, kind: str, column: str) -> np.ndarray:
             ).format(kind=kind, column=column, frame=_row(frame, at), iloc=series.iloc[at])
         )
     return values
-
-
-def _whole_grades(frame: Any, values: np.ndarray, policy: str) -> np.ndarray:
-    fractional = values != np.trunc(values)
-    if policy == "keep" or not fractional.any():
-        return values
-    if policy == "truncate":
-        return np.trunc(values)
-    at = int(np.argmax(fractional))
-    grade = float(values[at])
-    raise ValueError(
-        _(
-            "the qrels DataFrame's column 'relevance', row {frame}: {grade!r} is not a whole "
-            "grade (trec_eval would silently read it as {trunc}). Pass "
-            "fractional_grades='truncate' to read grades as trec_eval does, or "
-            "fractional_grades='keep' to use fractional grades as they are"
-        ).format(frame=_row(frame, at), grade=grade, trunc=int(np.trunc(grade)))
-    )
 
 
 def per_query_frame(evaluation: Any) -> Any:

@@ -180,29 +180,39 @@ def padded_rows(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) 
     return out
 
 
-def check_unique(records: Records, label: str) -> None:
-    """Each document at most once per query; else an error naming both lines (the first such pair).
+def duplicate_pairs(records: Records) -> list[tuple[int, int, int]]:
+    """Every document listed again in its query: (query, first position, later position).
 
-    Each query's docno keys are sorted row by row in one array operation;
-    only a query with two equal keys is then looked at document by document.
+    The one check for "a document twice in a query": the file and dict routes
+    refuse the first pair (:func:`check_unique`), ``rankmetrics trec_eval``
+    reports each query's first as trec_eval does, and a DataFrame's rows are
+    checked here too. Each query's docno keys are sorted row by row in one
+    array operation; only a query with two equal keys is then looked at
+    document by document.
     """
     if not len(records.docnos):
-        return
+        return []
     hashes = doc_keys(records.docnos).view(np.int64)
     longest = int(records.lengths.max())
     rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
     inside = np.arange(1, longest) < records.lengths[:, None]
     suspects = np.flatnonzero(((rows[:, 1:] == rows[:, :-1]) & inside).any(axis=1))
-    lines = records.lines if records.lines is not None else np.zeros(len(records.docnos), dtype=np.int64)
-    pairs = []  # (earlier, later) positions of the same docno in one query
+    pairs = []
     for query in suspects.tolist():
         first: dict[str, int] = {}
         for at in records.positions([query]).tolist():
             earlier = first.setdefault(records.docnos[at], at)
             if earlier != at:
                 pairs.append((query, earlier, at))
+    return pairs  # empty too when equal keys were of different docnos
+
+
+def check_unique(records: Records, label: str) -> None:
+    """Each document at most once per query; else an error naming both lines (the first such pair)."""
+    pairs = duplicate_pairs(records)
     if not pairs:
-        return  # equal keys of different docnos
+        return
+    lines = records.lines if records.lines is not None else np.zeros(len(records.docnos), dtype=np.int64)
     query, earlier, later = min(pairs, key=lambda pair: lines[pair[2]])
     raise ValueError(
         _(

@@ -365,22 +365,22 @@ def test_a_progress_bar_on_a_terminal_when_tqdm_is_there(monkeypatch):
 def test_the_line_rules_hold_across_blocks(monkeypatch, block_bytes):
     # The reader works a block of lines at a time: which '#' lines are skipped, the line count
     # of a malformed line and the last-line comment must not depend on where blocks end.
-    from rankmetrics.trec import files
+    from rankmetrics.trec import dropin_files, files
 
-    monkeypatch.setattr(files, "_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(files, "BLOCK_BYTES", block_bytes)
     text = "#a\n#b 0 y 1\n#c\nq1 0 d1 1\n#d\nq1 0 d2 0\n#e\n# f g 0\n#g\nq1 0 d3 2\n"
-    read = files.read_as(io.StringIO(text), files.QRELS_TREC_EVAL_10, "x")
+    read = dropin_files.read_as(io.StringIO(text), dropin_files.QRELS_TREC_EVAL_10, "x")
     # Skipped: #a, #c, #d, #e, #g; '#b 0 y 1' and '# f g 0' follow a skipped line: judgements.
     assert (read.records.qids, read.records.docnos) == (["#b", "q1", "#"], ["y", "d1", "d2", "d3", "g"])
     assert read.records.lines.tolist() == [2, 4, 6, 10, 8]  # lines as an editor counts them
-    with pytest.raises(files.LinesStop, match="Malformed line 6\n"):  # trec_eval counts parsed lines
-        files.read_as(io.StringIO(text + "q1 0 d4\n"), files.QRELS_TREC_EVAL_10, "x")
-    with pytest.raises(files.LinesStop, match="line 12: a comment on the last line"):
-        files.read_as(io.StringIO(text + "q1 0 d4 1\n# end\n"), files.QRELS_TREC_EVAL_10, "x")
+    with pytest.raises(dropin_files.LinesStop, match="Malformed line 6\n"):  # trec_eval counts parsed lines
+        dropin_files.read_as(io.StringIO(text + "q1 0 d4\n"), dropin_files.QRELS_TREC_EVAL_10, "x")
+    with pytest.raises(dropin_files.LinesStop, match="line 12: a comment on the last line"):
+        dropin_files.read_as(io.StringIO(text + "q1 0 d4 1\n# end\n"), dropin_files.QRELS_TREC_EVAL_10, "x")
     run = "# r\n\nq1 Q0 d1 1 3 r\n  # indented\n#\nq1 Q0 d2 2 2 t\n\nq1 Q0 d3 3\n"
-    with pytest.raises(files.LinesStop, match="Malformed line 3\n"):
-        files.read_as(io.StringIO(run), files.RUN_TREC_EVAL_10, "x")
-    read = files.read_as(io.StringIO(run[: run.rindex("q1")]), files.RUN_TREC_EVAL_10, "x")
+    with pytest.raises(dropin_files.LinesStop, match="Malformed line 3\n"):
+        dropin_files.read_as(io.StringIO(run), dropin_files.RUN_TREC_EVAL_10, "x")
+    read = dropin_files.read_as(io.StringIO(run[: run.rindex("q1")]), dropin_files.RUN_TREC_EVAL_10, "x")
     assert (read.records.docnos, read.tag) == (["d1", "d2"], "t")
 
 

@@ -183,3 +183,23 @@ def test_a_missing_engine_is_named_with_its_extra(module, hidden, message):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.startswith(message)
+
+
+def test_a_repeated_document_and_a_fractional_grade_are_named_by_their_frame_rows():
+    # rows: 0 q1/a, 1 q2/b, 2 q1/c, 3 q2/b (repeats row 1), 4 q1/a (repeats row 0).
+    # Grouped by query the q1 pair comes first, but in the frame row 3 comes before row 4:
+    # the refusal names the first repeat met reading the frame, rows 1 and 3.
+    run = pd.DataFrame(
+        {"query_id": ["q1", "q2", "q1", "q2", "q1"], "doc_id": ["a", "b", "c", "b", "a"], "score": [1.0] * 5},
+        index=[10, 11, 12, 13, 14],
+    )
+    with pytest.raises(ValueError, match=r"document 'b' of query 'q2' appears in rows 11 and 13 "):
+        rm.evaluate(pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "relevance": [1]}), run, "P@1")
+    # grades 1, 2.5 (row 11, query q2), 0.5 (row 12, q1): q1's 0.5 is first by query, 2.5 first in the frame
+    qrels = pd.DataFrame(
+        {"query_id": ["q1", "q2", "q1"], "doc_id": ["a", "b", "c"], "relevance": [1, 2.5, 0.5]}
+    )
+    qrels.index = [10, 11, 12]
+    ok_run = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"column 'relevance', row 11: 2.5 is not a whole grade .*as 2\)"):
+        rm.evaluate(qrels, ok_run, "P@1")

@@ -177,3 +177,44 @@ def test_the_trec_eval_drop_in_speaks_trec_evals_english_whatever_the_language(t
         assert dropin.main(["x.qrels", "x.run"], io.StringIO(), stderr, io.StringIO("")) == 2
         assert stderr.getvalue() == expected
         assert rm.language() == "ko"  # and the caller's language is back
+
+
+def test_a_line_with_the_wrong_number_of_fields_is_refused_wholly_in_korean():
+    import dataclasses
+    import io
+
+    from rankmetrics.trec import files
+
+    # each of the three field-count forms (exactly n; n or more; n to m) is one Korean sentence
+    qrels_four = "q 0 a 1 extra\n"  # 5 fields where the qrels format wants exactly 4
+    run_short = "q Q0 a 1 2.0\n"  # 5 fields where the run format wants 6 or more
+    four_or_five = dataclasses.replace(files.QRELS, max_fields=5)
+    cases = [
+        (lambda: rm.read_qrels(io.StringIO(qrels_four)),
+         "<qrels file> line 1: expected 4 fields 'qid iteration docno relevance', found 5: 'q 0 a 1 extra'",
+         "<qrels file> 1번째 줄: 필드 4개 'qid iteration docno relevance'이(가) 있어야 하는데 5개가 있습니다: 'q 0 a 1 extra'"),
+        (lambda: rm.read_run(io.StringIO(run_short)),
+         "<run file> line 1: expected 6 fields 'qid Q0 docno rank score tag' (more are ignored), found 5: 'q Q0 a 1 2.0'",
+         "<run file> 1번째 줄: 필드 6개 'qid Q0 docno rank score tag'이(가) 있어야 하는데(그 뒤의 필드는 무시합니다) "
+         "5개가 있습니다: 'q Q0 a 1 2.0'"),
+        (lambda: files.parse(b"q 0 a 1 x y\n", 1, "<qrels file>", four_or_five),
+         "<qrels file> line 1: expected 4 to 5 fields 'qid iteration docno relevance', found 6: 'q 0 a 1 x y'",
+         "<qrels file> 1번째 줄: 필드 4~5개 'qid iteration docno relevance'이(가) 있어야 하는데 6개가 있습니다: 'q 0 a 1 x y'"),
+    ]  # fmt: skip
+    for call, english, korean in cases:
+        with rm.use_language("en"), pytest.raises(ValueError) as refused:
+            call()
+        assert str(refused.value) == english
+        with rm.use_language("ko"), pytest.raises(ValueError) as refused:
+            call()
+        assert str(refused.value) == korean
+        assert (
+            english_runs(
+                korean.split(": ")[0]
+                .replace("'qid iteration docno relevance'", "")
+                .replace("'qid Q0 docno rank score tag'", "")
+                .replace("<qrels file>", "")
+                .replace("<run file>", "")
+            )
+            == []
+        )

@@ -41,7 +41,7 @@ METRICS = [
 @pytest.fixture
 def tiny_chunks(monkeypatch):
     """Read files 150 bytes (or characters) at a time, so queries straddle blocks."""
-    monkeypatch.setattr(files, "_BLOCK_BYTES", 150)
+    monkeypatch.setattr(files, "BLOCK_BYTES", 150)
 
 
 def generate(seed: int, n_queries: int = 12, ties: bool = True):
@@ -243,7 +243,7 @@ NUMBERS = [
 
 
 def parse_run(text: str) -> files.Records:
-    return files._parse(text.encode(), 1, "run", files.RUN)
+    return files.parse(text.encode(), 1, "run", files.RUN)
 
 
 def test_array_reader_reads_every_spelling_as_float_does():
@@ -296,10 +296,10 @@ def test_a_format_quirk_is_one_declaration():
     # A five-field run without a tag: declared, not coded. The fields are read where the
     # format says, so the last line's score is not taken from the next line.
     five = dataclasses.replace(files.RUN, layout="qid Q0 docno rank score", min_fields=5, tag_field=None)
-    records = files._parse(b"q Q0 d1 1 2.5\nq Q0 d2 2 1.5 extra\n", 1, "run", five)
+    records = files.parse(b"q Q0 d1 1 2.5\nq Q0 d2 2 1.5 extra\n", 1, "run", five)
     assert records.docnos == ["d1", "d2"] and records.values.tolist() == [2.5, 1.5]
     assert records.last_tag is None
-    assert files._parse(b"q Q0 d1 1 2.5 tag\n", 1, "run", files.RUN).last_tag == "tag"
+    assert files.parse(b"q Q0 d1 1 2.5 tag\n", 1, "run", files.RUN).last_tag == "tag"
     with pytest.raises(ValueError, match="reads a field beyond its 5 fields"):
         dataclasses.replace(files.RUN, min_fields=5)  # the tag (field 5) would be missing
 

@@ -413,7 +413,7 @@ def test_differential_file_dict_chunks_and_pytrec_eval_agree(case):
         warnings.catch_warnings(),
     ):
         warnings.simplefilter("ignore")  # judged queries absent from the run are skipped with a warning
-        patch.setattr(files, "_BLOCK_BYTES", style["block"])
+        patch.setattr(files, "BLOCK_BYTES", style["block"])
         qrels_path = write(
             Path(folder), "qrels", messy_file(qrels_lines, style, grouped=False, trailing=False)
         )

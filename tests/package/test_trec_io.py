@@ -124,3 +124,42 @@ def test_dict_and_file_forms_evaluate_identically(trec_eval_data):
         ["map", "ndcg@10"],
     )
     assert files.to_dict() == dicts.to_dict()
+
+
+@pytest.mark.parametrize("fmt", ["QRELS", "RUN"])
+def test_numpy_reads_exactly_the_spellings_the_pattern_accepts(fmt):
+    # Every token of up to 4 characters over the allowed characters (and a few others numpy
+    # or float() would take: "n", "i", "_", "x"): the reader's values and refusals against a
+    # second method, the pattern's fullmatch and float() token by token.
+    import itertools
+
+    from rankmetrics.trec import files
+
+    rule = getattr(files, fmt).value
+    alphabet = [bytes([c]) for c in rule.chars] + [b"n", b"_", b"x"]
+    tokens_ = [b"".join(t) for n in range(1, 5) for t in itertools.product(alphabet, repeat=n)]
+    good = [t for t in tokens_ if rule.pattern.fullmatch(t)]
+    bad = [t for t in tokens_ if not rule.pattern.fullmatch(t)]
+    assert good and bad
+    text = b"".join(b"q 0 d%d %s\n" % (i, t) for i, t in enumerate(good))
+    if fmt == "RUN":
+        text = b"".join(b"q Q0 d%d 1 %s r\n" % (i, t) for i, t in enumerate(good))
+    records = files.parse(text, 1, "x", getattr(files, fmt))
+    expected = [float(t) for t in good]
+    assert [str(v) for v in records.values.tolist()] == [str(v) for v in expected]  # -0.0 too
+    for t in bad[:: max(1, len(bad) // 3000)]:
+        line = b"q 0 d %s\n" % t if fmt == "QRELS" else b"q Q0 d 1 %s r\n" % t
+        with pytest.raises(ValueError, match="must be a decimal number"):
+            files.parse(line, 1, "x", getattr(files, fmt))
+
+
+def test_a_long_score_is_read_token_by_token_as_float_reads_it():
+    from rankmetrics.trec import files
+
+    long = b"1" * 70 + b".5"  # longer than the array path's width: read by float() after the pattern
+    records = files.parse(b"q Q0 d 1 " + long + b" r\nq Q0 e 2 2.25 r\n", 1, "x", files.RUN)
+    assert records.values.tolist() == [float(long), 2.25]
+    with pytest.raises(
+        ValueError, match=r"x line 2: the score must be a decimal number .*got '1" + "1" * 69 + "x'"
+    ):
+        files.parse(b"q Q0 d 1 1 r\nq Q0 e 2 " + b"1" * 70 + b"x r\n", 1, "x", files.RUN)

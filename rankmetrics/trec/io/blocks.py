@@ -46,7 +46,7 @@ def text_blocks(source: Any, kind: str, block_bytes: int) -> tuple[str, Iterator
                 kind=kind, source=v.show(source)
             )
         )
-    return label, _lines(_unwrapped(raw, label))
+    return label, lines(_unwrapped(raw, label))
 
 
 def _path_blocks(path: str, kind: str, block_bytes: int) -> Iterator[bytes]:
@@ -134,7 +134,7 @@ def _gunzip(blocks: Iterator[bytes], label: str) -> Iterator[bytes]:
         ) from None
 
 
-def _lines(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
+def lines(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
     """Blocks of whole lines ending in ``\\n`` (``\\r\\n`` and ``\\r`` become ``\\n``), each with its first line's number."""
     first, rest = 1, b""
     for block in blocks:
@@ -146,14 +146,14 @@ def _lines(blocks: Iterator[bytes]) -> Iterator[tuple[bytes, int]]:
         cut = block.rfind(b"\n") + 1
         if cut:
             yield block[:cut], first
-            first += _count_lines(block, cut)
+            first += _countlines(block, cut)
         rest = block[cut:] + rest
     if rest:  # the last line, without a line end (or ending in a lone \r, which is one)
         tail = _newlines(rest)
         yield tail if tail.endswith(b"\n") else tail + b"\n", first
 
 
-def _count_lines(block: bytes, end: int) -> int:
+def _countlines(block: bytes, end: int) -> int:
     """The line ends in ``block[:end]``: counted by numpy, several times quicker than ``bytes.count``."""
     return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8, count=end) == 10))
 

@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 
-_LONG = 64  # ids longer than this become strings one by one, to bound the padded arrays
-_PAD = _LONG + 16  # zero bytes after the last id: the words read from any id stay inside the buffer
+LONG = 64  # ids longer than this become strings one by one, to bound the padded arrays
+PAD = LONG + 16  # zero bytes after the last id: the words read from any id stay inside the buffer
 _SLICE = 1 << 16  # ids keyed at a time
 _KEEP = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")  # the first k bytes of a word
 # _KEEP_AT[j][n]: the mask of word j of an id n bytes long (the first n - 8j bytes, 0 to 8 of them),
-# for ids of up to _LONG + 8 bytes: one look-up instead of arithmetic on every id's length.
+# for ids of up to LONG + 8 bytes: one look-up instead of arithmetic on every id's length.
 _KEEP_AT = np.array(
-    [[_KEEP[min(max(n - 8 * j, 0), 8)] for n in range(_LONG + 9)] for j in range(-(-(_LONG + 8) // 8))],
+    [[_KEEP[min(max(n - 8 * j, 0), 8)] for n in range(LONG + 9)] for j in range(-(-(LONG + 8) // 8))],
     dtype="<u8",
 )
 # Multipliers of the key's mixing steps (splitmix64's, odd 64-bit constants).
@@ -51,7 +51,7 @@ def words(
     An id's ``j``-th word is read in one step for all ids, as eight bytes
     from ``begin + 8 * j``, and the bytes beyond the id's end are masked. Each
     row has ``width`` bytes or a few more (whole words); ``width`` is at most
-    ``_LONG + 8``, which the zero bytes after the buffer's last id cover.
+    ``LONG + 8``, which the zero bytes after the buffer's last id cover.
     """
     every_byte = every_word(raw)
     n_words = max(1, -(-width // 8))
@@ -68,7 +68,7 @@ def words(
 
 def _word_mask(lengths: np.ndarray, j: int, longest: int) -> np.ndarray:
     """The mask of word ``j`` of ids of these ``lengths`` (at most ``longest``): their bytes from ``8 * j`` on, up to 8."""
-    if longest <= _LONG + 8:
+    if longest <= LONG + 8:
         return _KEEP_AT[j].take(lengths)
     return _KEEP[np.clip(lengths - 8 * j, 0, 8)]
 
@@ -112,13 +112,13 @@ def compact(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> Texts:
     Each id gets a row of whole 8-byte words, zeros after its end, so that
     the block's buffer need not be kept (nor joined with the next blocks')
     for the sake of its ids, and :func:`keys` reads whole aligned words. Ids
-    longer than ``_LONG`` bytes stay where they are.
+    longer than ``LONG`` bytes stay where they are.
     """
     lengths = ends - begins
-    if not lengths.size or int(lengths.max()) > _LONG:
+    if not lengths.size or int(lengths.max()) > LONG:
         return Texts(raw, begins, ends)
     n_words = -(-int(lengths.max()) // 8)
-    buffer = np.zeros(8 * n_words * lengths.size + _PAD, dtype=np.uint8)
+    buffer = np.zeros(8 * n_words * lengths.size + PAD, dtype=np.uint8)
     rows = buffer[: 8 * n_words * lengths.size].view("<u8").reshape(lengths.size, n_words)
     words(raw, begins, lengths, 8 * n_words, out=rows)
     starts = np.arange(0, rows.size * 8, 8 * n_words, dtype=np.int64)
@@ -131,7 +131,7 @@ def decode(raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> list[str]:
         return []
     lengths = ends - begins
     longest = int(lengths.max())
-    if longest >= _LONG or not int(lengths.min()):
+    if longest >= LONG or not int(lengths.min()):
         view = memoryview(raw)
         return [str(view[b:e], "utf-8") for b, e in zip(begins.tolist(), ends.tolist())]
     # Each row: the id, then "\n" up to one byte past the longest id.
@@ -149,7 +149,7 @@ class Texts(Sequence[str]):
     """Ids as UTF-8 bytes in one buffer, with a 64-bit key each; a sequence of ``str`` when read.
 
     Id ``i`` is ``raw[begins[i]:ends[i]]``; ``raw`` is followed by at least
-    ``_PAD`` zero bytes. Ids that came as strings (:meth:`of`) keep them, and
+    ``PAD`` zero bytes. Ids that came as strings (:meth:`of`) keep them, and
     their bytes and keys are made only when first asked for.
     """
 
@@ -182,7 +182,7 @@ class Texts(Sequence[str]):
         text = "\n".join(strings) if self._joined is None else self._joined
         self._joined = None
         data = text.encode("utf-8", "surrogatepass")
-        raw = np.zeros(len(data) + _PAD, dtype=np.uint8)
+        raw = np.zeros(len(data) + PAD, dtype=np.uint8)
         raw[: len(data)] = np.frombuffer(data, dtype=np.uint8)
         if not strings:
             ends = np.zeros(0, dtype=np.int64)
@@ -264,7 +264,7 @@ class Texts(Sequence[str]):
         begins, ends, key = self._begins[at], self._ends[at], self.keys[at]
         raw = self._raw
         if begins.size:
-            low, high = int(begins.min()), int(ends.max()) + _PAD
+            low, high = int(begins.min()), int(ends.max()) + PAD
             if 2 * (high - low) < raw.size:  # a small part of a large buffer: keep only that part
                 raw, begins, ends = raw[low:high], begins - low, ends - low
         return Texts(raw, begins, ends, key)
@@ -287,7 +287,7 @@ def join(parts: Sequence[Texts]) -> Texts:
         spans.append(part.raw[low:high])
         offsets.append(size - low)
         size += high - low
-    raw = np.zeros(size + _PAD, dtype=np.uint8)
+    raw = np.zeros(size + PAD, dtype=np.uint8)
     np.concatenate(spans, out=raw[:size])
     return Texts(
         raw,

@@ -11,19 +11,20 @@ format's business (:mod:`rankmetrics.trec.files`), not this module's.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...i18n import _
-from .texts import _LONG, _PAD, Texts, compact, decode
+from .texts import LONG, PAD, Texts, compact, decode
 from .texts import words as _words
 
-_FAST_DIGITS = 15  # a plain decimal of at most 15 digits is parsed exactly by array work
-_POWERS = 10.0 ** np.arange(24)  # exact in float64 up to 1e22
-_ONES = np.uint64(0x0101010101010101)
+# The decimal spellings, one home: a whole number; a decimal without an exponent (a grade, as
+# trec_eval's atol would read it only in part); a decimal with one (a score).
+WHOLE = r"[+-]?[0-9]+"
+DECIMAL = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+DECIMAL_E = DECIMAL + r"(?:[eE][+-]?[0-9]+)?"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,9 @@ class Number:
     what: str  # the value's name in messages (a message id: shown as _(what))
     pattern: re.Pattern[bytes]  # the spellings accepted
     spelled: str  # examples of a good value, for messages
+    chars: bytes = (
+        b"+-0123456789.eE"  # the pattern's characters: of those, float() reads just what it matches
+    )
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Tokens:
     """
 
     blob: bytes
-    raw: np.ndarray  # the block as uint8, followed by _PAD zero bytes
+    raw: np.ndarray  # the block as uint8, followed by PAD zero bytes
     begins: np.ndarray
     ends: np.ndarray
     line_ends: np.ndarray  # where each of the block's lines ends (its "\n", or the block's end)
@@ -117,7 +121,7 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
                 )
             ) from None
     size = len(blob)
-    raw = np.empty(size + _PAD, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
+    raw = np.empty(size + PAD, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
     raw[:size] = np.frombuffer(blob, dtype=np.uint8)
     raw[size:] = 0
     data = raw[:size]
@@ -192,25 +196,12 @@ def _every_other(lines: np.ndarray, carry: bool) -> np.ndarray:
     return lines[position % 2 == 0]
 
 
-def _any_word(words: np.ndarray) -> np.ndarray:
-    """Row-wise any of a (rows, few) boolean array, a column at a time (faster than a reduction)."""
-    out = words[:, 0].copy()
-    for j in range(1, words.shape[1]):
-        out |= words[:, j]
-    return out
-
-
-def _count_ones(words: np.ndarray) -> np.ndarray:
-    """The number of 0x01 bytes in each word of 0x00 and 0x01 bytes (summed into the top byte by one multiply)."""
-    return ((words * _ONES) >> np.uint64(56)).view(np.int64)
-
-
 def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
     same = np.zeros(begins.size, dtype=bool)
     if begins.size < 2:
         return same
     lengths = ends - begins
-    if int(lengths.max()) <= _LONG:
+    if int(lengths.max()) <= LONG:
         words = _words(raw, begins, lengths, int(lengths.max()))
         same[1:] = words[1:, 0] == words[:-1, 0]
         for j in range(1, words.shape[1]):
@@ -230,82 +221,55 @@ def _numbers(
     label: str,
     lines: np.ndarray,
 ) -> np.ndarray:
-    """Each token as a float; a token that ``rule.pattern`` does not match in full is an error.
+    """Each token as a float, by numpy's own conversion; a token ``rule.pattern`` does not match is an error.
 
-    A token of sign, digits and at most one point with at most 15 digits is
-    computed by array work: the digits as one integer, divided by a power of
-    ten, is one correctly rounded division, the same double as ``float()``.
-    Every other token is matched against the rule and converted by ``float()``.
+    The tokens are cut out as one fixed-width bytes array and converted by
+    ``astype(np.float64)`` (the same double as ``float()``). numpy would also
+    read ``nan``, ``inf`` or ``1_000``; a token with a character outside
+    ``rule.chars`` is refused first, and of the rest numpy reads exactly those
+    the pattern matches (tests/package/test_trec_io.py checks every short one).
     """
-    values = np.zeros(begins.size)
     if not begins.size:
-        return values
+        return np.zeros(0)
     lengths = ends - begins
-    short = lengths <= _FAST_DIGITS + 2
-    every = bool(short.all())
-    at = slice(None) if every else np.flatnonzero(short)
-    plain = np.zeros(begins.size, dtype=bool)
-    if every or at.size:
-        longest = int(lengths[at].max())
-        size = lengths[at]
-        words = _words(raw, begins[at], size, longest)
-        chars = words.view(np.uint8)  # whole words: zero bytes after each token
-        digit = chars - np.uint8(48) < 10
-        dot = chars == 46
-        lead = chars[:, 0]
-        signed = (lead == 45) | (lead == 43)
-        other = ~(digit | dot) & (chars != 0)  # neither digit nor point
-        other[:, 0] &= ~signed
-        # Row-wise tests as 64-bit words: a word of a mask is nonzero when any of its bytes is set,
-        # and a word of 0/1 bytes has at most one byte set when x & (x - 1) == 0.
-        has_other = _any_word(other.view(np.uint64) != 0)
-        dots = dot.view(np.uint64)
-        dotted = dots != 0
-        has_dot = _any_word(dotted)
-        one_dot = ~_any_word((dots & (dots - np.uint64(1))) != 0)  # at most one point in each word
-        for j in range(1, dotted.shape[1]):
-            one_dot &= ~(dotted[:, j] & _any_word(dotted[:, :j]))  # and not in two words
-        n_digits = size - signed - has_dot  # when no other character and at most one point
-        # The (first) point's place, from the words: subtracting 1 from a word whose point byte
-        # is 0x01 turns the bytes before it into 0xFF, and their low bits count them.
-        point = np.zeros(chars.shape[0], dtype=np.int64)
-        before_all = np.ones(chars.shape[0], dtype=bool)  # no point in the words so far
-        for j in range(dots.shape[1]):
-            point += _count_ones((dots[:, j] - np.uint64(1)) & _ONES) * before_all
-            before_all &= ~dotted[:, j]
-        decimals = (size - 1 - point) * has_dot
-        # The digits as one whole number, column by column: times 10 and plus the digit at a
-        # digit, unchanged elsewhere. Below 2**53 every step is exact in float64.
-        times = np.uint8(1) + np.uint8(9) * digit
-        plus = (chars - np.uint8(48)) * digit
-        mantissa = np.zeros(chars.shape[0])
-        for column in range(longest):
-            mantissa *= times[:, column]
-            mantissa += plus[:, column]
-        # A wild token's index is clipped here; such a token is re-read below.
-        number = mantissa / _POWERS.take(decimals, mode="clip")
-        np.negative(number, out=number, where=lead == 45)
-        values[at] = number
-        plain[at] = ~has_other & one_dot & (n_digits >= 1) & (n_digits <= _FAST_DIGITS)
-    for i in np.flatnonzero(~plain).tolist():
-        token = blob[int(begins[i]) : int(ends[i])]
-        if not rule.pattern.fullmatch(token):
-            raise ValueError(
-                _(
-                    "{label} line {lines}: the {what} must be a decimal number such as {spelled}; got {token!r}"
-                ).format(
-                    label=label,
-                    lines=int(lines[i]),
-                    what=_(rule.what),
-                    spelled=_(rule.spelled),
-                    token=token.decode("utf-8"),
+    width = max(int(lengths.max()), 1)
+    values = None
+    if width <= LONG:  # else one (rows x width) array could be large: token by token below
+        inside = np.arange(width) < lengths[:, None]
+        chars = raw.take(begins[:, None] + np.arange(width), mode="clip")  # uint8, a row per token
+        chars[~inside] = 0  # numpy's bytes dtype ends a token at its first zero byte
+        allowed = np.zeros(256, dtype=bool)
+        allowed[np.frombuffer(rule.chars, dtype=np.uint8)] = True
+        allowed[0] = True  # the padding after a short token
+        if allowed[chars].all():
+            try:
+                values = chars.view(f"S{width}").ravel().astype(np.float64)
+            except ValueError:  # e.g. "1-2" or "."
+                values = None
+    if values is None:  # token by token: the first refused names its line
+        values = np.empty(begins.size)
+        for i, (b, e) in enumerate(zip(begins.tolist(), ends.tolist())):
+            token = blob[b:e]
+            if not rule.pattern.fullmatch(token):
+                raise ValueError(
+                    _(
+                        "{label} line {lines}: the {what} must be a decimal number such as {spelled}; got {token!r}"
+                    ).format(
+                        label=label,
+                        lines=int(lines[i]),
+                        what=_(rule.what),
+                        spelled=_(rule.spelled),
+                        token=token.decode("utf-8"),
+                    )
                 )
+            values[i] = float(token)
+    infinite = ~np.isfinite(values)
+    if infinite.any():
+        i = int(np.argmax(infinite))
+        token = blob[int(begins[i]) : int(ends[i])]
+        raise ValueError(
+            _("{label} line {lines}: the {what} {token!r} is too large for a floating-point number").format(
+                label=label, lines=int(lines[i]), what=_(rule.what), token=token.decode("utf-8")
             )
-        values[i] = float(token)
-        if not math.isfinite(values[i]):
-            raise ValueError(
-                _(
-                    "{label} line {lines}: the {what} {token!r} is too large for a floating-point number"
-                ).format(label=label, lines=int(lines[i]), what=_(rule.what), token=token.decode("utf-8"))
-            )
+        )
     return values
