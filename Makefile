@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh machine that has python3:
-#   make test   - every test (unit, doctests, property tests, notebooks)
+#   make test   - the package's tests, doctests, property tests (fast profile), notebooks, lint
 #   make book   - the HTML book in _build/html
 # Both create .venv from requirements.txt on first use.
 #   make pdf    - optional: the whole book as one PDF, _build/latex/book.pdf (needs TeX, below)
@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book pdf print-pdf-packages test notebooks messages clean
+.PHONY: book pdf print-pdf-packages test test-browser test-cluster test-scripts test-all notebooks messages clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,29 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -c "import matplotlib.font_manager"
 	touch $(STAMP)
 
+# make test leaves out three tiers (markers in pyproject.toml), each run by its own target and by .ci/run.
+# Two workers; --dist loadfile keeps a notebook's cells (nbval) in one kernel, one worker.
+# HYPOTHESIS_PROFILE=ci (set by .ci/run) gives the property tests their full counts.
+TIERS  := browser or cluster or scripts
+PYTEST := $(BIN)/python -m pytest -n 2 --dist loadfile
+
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(PYTEST) -m "not ($(TIERS))"
+
+# tests/browser: the built book in Chromium (builds the book first when it is out of date)
+test-browser: $(STAMP)
+	$(BIN)/python -m pytest -m browser tests/browser
+
+# tests/dask: rankmetrics.dask on a LocalCluster of two worker processes
+test-cluster: $(STAMP)
+	$(BIN)/python -m pytest -m cluster tests/dask
+
+# the benchmark's smoke run and the limits script, end to end
+test-scripts: $(STAMP)
+	$(PYTEST) -m scripts tests/package
+
+# every tier but Spark (make test-spark has its own venv)
+test-all: test test-browser test-cluster test-scripts
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going

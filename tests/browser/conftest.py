@@ -9,8 +9,8 @@ the tests in this folder check one aspect at a time.
 If ``_build/html`` is missing or older than the book sources, the session builds it
 first with ``jupyter-book build . -W -n --keep-going`` (as ``make book`` does).
 
-Without Chromium the whole folder is skipped; install it with
-``apt-get install chromium chromium-driver``.
+Without Chromium the whole folder is skipped (under CI=true it fails); install it with
+``apt-get install chromium chromium-driver``. These tests are the ``browser`` tier: make test-browser.
 
 The test modules reach everything through fixtures: ``pages`` (and a ``page``
 argument, which runs a test once per page of ``_toc.yml``), ``open_page``,
@@ -299,18 +299,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("page", PAGES, ids=page_id)
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "browser: opens the built book in Chromium (deselect: -m 'not browser')"
-    )
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _in_this_folder(item):
             item.add_marker(pytest.mark.browser)
-            if MISSING:
+            if MISSING and os.environ.get("CI") == "true":
+                item.add_marker(pytest.mark.usefixtures("browser_missing"))
+            elif MISSING:
                 item.add_marker(pytest.mark.skip(reason=MISSING))
+
+
+@pytest.fixture
+def browser_missing() -> None:
+    """Under CI=true a missing browser fails the tier instead of skipping it."""
+    pytest.fail(MISSING.replace("browser tests skipped", "browser tests cannot run under CI=true"))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

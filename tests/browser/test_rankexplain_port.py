@@ -49,7 +49,9 @@ def run(driver, forms):
 
 
 def test_port_matches_the_package_on_random_inputs(checker, book_html: Path):
-    forms = comparison_forms()
+    # A sample: every 8th random form and every bad input (V8 compares all 12,032 in make test).
+    forms = comparison_forms(every=8)
+    assert len(forms) == 1_500 + 32
     report = compare(forms, run(checker, forms))
     summary = {"cases": len(forms), "refused": report["refused"], "largest_difference": report["largest"]}
     (book_html.parent / "rankexplain_port.json").write_text(json.dumps(summary))

@@ -15,6 +15,15 @@ from rankmetrics import registry
 
 TREC_EVAL_DATA = Path(__file__).resolve().parents[2] / "book" / "data" / "trec_eval"
 
+# The scripts tier (make test-scripts): files whose tests run a slow script end to end.
+SCRIPT_TESTS = ("test_benchmark_script.py", "test_limits_script.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SCRIPT_TESTS:
+            item.add_marker(pytest.mark.scripts)
+
 
 def _functions_with_k(inputs: tuple[str, ...]) -> list:
     """The public functions of the registered metrics of these inputs that take a cutoff k.

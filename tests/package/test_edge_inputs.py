@@ -8,7 +8,8 @@ package (by hand in a comment, or with exact arithmetic from ``fractions``):
 2. compare(): differences without spread make the t-test undefined (nan),
    not significant; the permutation test stays exact;
 3. the Python API: every public function, given each awkward value, returns a
-   finite number or raises a ValueError that names the argument;
+   finite number or raises a ValueError that names the argument; on generated
+   lists each metric's value equals its brute-force textbook definition;
 4. one query gives a plain Python ``float``.
 """
 
@@ -22,6 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rankmetrics as rm
 
@@ -357,10 +360,97 @@ def check_outcome(label, name, call, value):
     return result
 
 
-@pytest.mark.parametrize("awkward", list(AWKWARD), ids=str)
 @pytest.mark.parametrize(("label", "name", "call"), CALLS, ids=[c[0] for c in CALLS])
-def test_awkward_input_gives_a_finite_value_or_names_the_argument(label, name, call, awkward):
-    check_outcome(label, name, call, AWKWARD[awkward])
+def test_awkward_input_gives_a_finite_value_or_names_the_argument(label, name, call):
+    # Every awkward value, one call (argument) per test: an error names the argument; the
+    # values themselves are checked against the brute-force definitions below.
+    for value in AWKWARD.values():
+        check_outcome(label, name, call, value)
+
+
+def brute_force(grades, k, gain="linear"):
+    """Every ranking metric of one list by its textbook definition, one rank at a time.
+
+    Relevant means a grade above 0; R is the number of relevant items in the list; the
+    cutoff k (None: the whole list) divides P@k even when the list is shorter.
+    """
+    top = grades if k is None else grades[:k]
+    depth = len(grades) if k is None else k
+    relevant = [1 if g > 0 else 0 for g in grades]
+    n_relevant = sum(relevant)
+    hits = sum(relevant[: len(top)])
+    p = hits / depth
+    r = hits / n_relevant if n_relevant else 0.0
+    ranks = [i + 1 for i in range(len(top)) if relevant[i]]
+
+    def dcg(listed):
+        gains = [2**g - 1 if gain == "exponential" else g for g in listed]
+        return sum(value / math.log2(rank + 1) for rank, value in enumerate(gains, start=1))
+
+    ideal = dcg(sorted(grades, reverse=True)[: len(top)])
+    return {
+        "precision": p,
+        "recall": r,
+        "f1": 2 * p * r / (p + r) if p + r else 0.0,
+        "hit_rate": float(hits > 0),
+        "reciprocal_rank": 1 / ranks[0] if ranks else 0.0,
+        "mean_rank": sum(ranks) / len(ranks) if ranks else math.nan,
+        "average_precision": sum(sum(relevant[:rank]) / rank for rank in ranks) / n_relevant
+        if n_relevant
+        else 0.0,
+        "dcg": dcg(top),
+        "ndcg": dcg(top) / ideal if ideal else 0.0,
+    }
+
+
+lists_of_grades = st.lists(st.integers(0, 3), min_size=1, max_size=12)
+cutoffs = st.none() | st.integers(1, 15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(grades=lists_of_grades, k=cutoffs, gain=st.sampled_from(["linear", "exponential"]))
+def test_each_ranking_metric_equals_its_brute_force_definition(grades, k, gain):
+    expected = brute_force(grades, k, gain)
+    got = {name: getattr(rm, name)(grades, k) for name in expected if name not in ("dcg", "ndcg")}
+    got |= {name: getattr(rm, name)(grades, k, gain=gain) for name in ("dcg", "ndcg")}
+    assert got == pytest.approx(expected, rel=1e-12, abs=1e-15, nan_ok=True)
+    # R-precision: P@R with R the relevant items in the list.
+    n_relevant = sum(g > 0 for g in grades)
+    r_precision = brute_force(grades, n_relevant)["precision"] if n_relevant else 0.0
+    assert rm.r_precision(grades) == pytest.approx(r_precision, rel=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(queries=st.lists(lists_of_grades, min_size=1, max_size=5), k=cutoffs)
+def test_map_and_mrr_are_means_of_the_brute_force_values(queries, k):
+    values = [brute_force(grades, k) for grades in queries]
+    assert rm.mean_average_precision(queries, k) == pytest.approx(
+        sum(v["average_precision"] for v in values) / len(values), rel=1e-12, abs=1e-15
+    )
+    assert rm.mean_reciprocal_rank(queries, k) == pytest.approx(
+        sum(v["reciprocal_rank"] for v in values) / len(values), rel=1e-12, abs=1e-15
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(st.integers(-5, 5), st.floats(-5, 5, allow_nan=False)).map(
+            lambda t: (t[0], round(t[1], 2))
+        ),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_rating_errors_equal_their_definitions(pairs):
+    errors = [Fraction(p) - Fraction(t) for t, p in pairs]  # exact differences
+    y_true, y_pred = [t for t, _ in pairs], [p for _, p in pairs]
+    mse = sum(e * e for e in errors) / len(errors)
+    assert rm.mse(y_true, y_pred) == pytest.approx(float(mse), rel=1e-12, abs=1e-15)
+    assert rm.mae(y_true, y_pred) == pytest.approx(
+        float(sum(abs(e) for e in errors) / len(errors)), rel=1e-12
+    )
+    assert rm.rmse(y_true, y_pred) == pytest.approx(math.sqrt(mse), rel=1e-12, abs=1e-15)
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,15 @@
 
 The expected lines are NIST trec_eval 10.0's own output, committed by
 benchmarks/trec_eval_reference.py in tests/data/trec_eval_10 (never typed here):
-an Evaluation asked for a measure under any of its names (trec_eval's printed
-name, its ``-m name.params`` form, the package's ``p@5``, ir_measures' ``P@5``)
-must print exactly trec_eval's lines for it.
+an Evaluation asked for a measure under its printed name must print exactly
+trec_eval's lines for it, and each of its other names (its ``-m name.params``
+form, the package's ``p@5``, ir_measures' ``P@5``) must parse to that same
+measure and print under that name (one evaluation per kind of name checks the route).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 from functools import cache
@@ -97,15 +99,37 @@ def _all_spellings() -> list[tuple[str, str, str, str]]:
     return sorted(set(rows))
 
 
-@pytest.mark.parametrize(("case", "printed", "kind", "name"), _all_spellings())
-def test_every_name_of_a_measure_prints_trec_eval_10s_lines(case, printed, kind, name):
-    expected = [
-        line
-        for line in (DATA / INDEX["cases"][case]["stdout"]).read_text().splitlines()
-        if line.split("\t")[0].strip() == printed
+def _measure(name: str):
+    """What evaluate computes for a name: its parsed measure, whatever spelling was typed."""
+    return dataclasses.replace(parse_metric(name), name="")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_name_of_a_measure_is_the_measure_trec_eval_prints(case):
+    # test_to_trec_eval_prints_trec_eval_10s_output_exactly evaluates each printed measure once
+    # against trec_eval 10.0's lines; every other spelling must parse to the same measure and
+    # print under trec_eval's name, so it evaluates and prints exactly those lines too.
+    spelled = [(printed, kind, name) for c, printed, kind, name in _all_spellings() if c == case]
+    differ = [
+        (printed, kind, name)
+        for printed, kind, name in spelled
+        if _measure(name) != _measure(printed) or trec_eval_name(name) != printed
     ]
-    got = evaluated(case, (name,)).to_trec_eval().splitlines()
-    assert got == expected, f"{name} ({kind})"
+    assert differ == []
+
+
+def test_an_alias_of_each_kind_evaluates_to_trec_eval_10s_lines():
+    # One full evaluation per kind of spelling (-m, the package's, ir_measures'), against the lines.
+    case = "nist_q_P_ndcg_cut"
+    expected = (DATA / INDEX["cases"][case]["stdout"]).read_text().splitlines()
+    first = {}
+    for c, printed, kind, name in _all_spellings():
+        if c == case:
+            first.setdefault(kind.split()[0], (printed, name))
+    assert set(first) == {"-m", "human", "ir_measures"}
+    for printed, name in first.values():
+        got = evaluated(case, (name,)).to_trec_eval().splitlines()
+        assert got == [line for line in expected if line.split("\t")[0].strip() == printed], name
 
 
 def test_every_registered_trec_eval_measure_is_compared_under_each_name():
