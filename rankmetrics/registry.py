@@ -1,21 +1,23 @@
 """The metric registry: every metric declared once, next to its function.
 
-A :class:`Metric` says everything the rest of the package needs to know about
-a metric: its public function, the names :func:`rankmetrics.evaluate` accepts
-(human names such as ``ndcg@10`` and trec_eval's such as ``ndcg_cut_10``), its
-label, its cutoff rule, how it is summarised over queries, which step table
-:func:`rankmetrics.explain` draws for it (and, for a hit-based table, its last
-step), its command-line subcommand, which kind of problem worksheets set on it,
-and whether the book's in-page checker computes it. ``evaluate``'s name
-parsing, the command line (its worksheet help included), ``explain``,
-worksheets, the page's data file (``book/_ext/rankexplain_data.py``) and the
-tests all read :data:`METRICS` when they run; none keeps a list of its own.
+A :class:`Metric` says what the package needs to compute a metric and to find
+it by name: its public function, the names :func:`rankmetrics.evaluate` accepts
+(human names such as ``ndcg@10``, trec_eval's such as ``ndcg_cut_10`` and
+ir_measures' such as ``nDCG@10``), its label, its cutoff rule, its parameter,
+how it is summarised over queries, and what the command line needs to call it.
+``evaluate``'s name parsing, the command line and the tests read :data:`METRICS`
+when they run; none keeps a list of its own.
+
+What the book and the classroom say about a metric (its step table, worksheet
+problems, Korean name, formula and papers) is not here: it lives in the teaching
+catalogue (:mod:`rankmetrics.teaching.catalogue`), keyed by the metric's name.
+The metric modules never import it, so ``import rankmetrics`` loads no teaching
+code.
 
 Adding a metric means writing its function and one ``register(Metric(...))``
-call beside it, whose ``reference=Reference(...)`` gives the book's metric
-reference (지표 사전) its Korean name, formula, papers and chapter.
-``tests/package/test_registry_reach.py`` registers a throwaway metric that way
-and follows it into every one of those places.
+call beside it; a ``teach(Teaching(...))`` entry in the catalogue is optional.
+``tests/package/test_registry_reach.py`` registers a throwaway metric, with and
+without an entry, and follows it into every tool.
 """
 
 from __future__ import annotations
@@ -35,94 +37,8 @@ SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
 PARAMETERS = (None, "level", "numbers", "gains")
 TREC_LINES = ("both", "all", "queries")
 INPUTS = ("ranking", "queries", "ratings", "trec")
-EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating")
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Reference:
-    """What the book's metric reference (지표 사전, ``book/metric_reference.md``) says about a metric.
-
-    It sits in the metric's one registration, so the page, built from :data:`METRICS`
-    at book build (``book/_ext/metric_reference.py``), cannot list a metric the
-    package does not have or miss one it has.
-
-    Attributes
-    ----------
-    korean : str
-        The metric's Korean name, as the glossary (``book/appendix_glossary.md``)
-        writes it (``"정규화 할인 누적 이득"``).
-    formula : str
-        The definition in LaTeX for MathJax, without ``$$`` (``r"\\mathrm{nDCG@}k = ..."``).
-    conventions : str
-        One or two Korean sentences (합니다체) on the choices that change the value
-        and their defaults: the gain, the ideal ranking, the denominator, what an
-        empty list scores.
-    papers : tuple of str
-        Keys in the book's bibliography (``book/references.bib``,
-        ``book/metric_papers.bib``): the paper that defined the metric, or the
-        tool whose convention the package follows when there is no paper.
-    chapter : str
-        The label of the chapter that teaches the metric (``"ch-dcg_ndcg"``); for a
-        trec_eval measure no chapter works through, the chapter where
-        :func:`rankmetrics.evaluate` reads trec_eval's names (``"ch-many_queries"``).
-    trec_files : tuple of str
-        The trec_eval 10.0 source files (``m_*.c``) of the measure's trec_eval
-        names, one per name (``("m_ndcg.c", "m_ndcg_cut.c")``); empty when
-        trec_eval has no such measure.
-    """
-
-    korean: str
-    formula: str
-    conventions: str
-    papers: tuple[str, ...]
-    chapter: str
-    trec_files: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Exercise:
-    """The kind of problem a worksheet (:func:`rankmetrics.make_worksheet`) sets on a metric.
-
-    The problem's data follows from the metric's step-table family (``explain``):
-    grades 0–3 for ``"dcg"``, one O/X list for ``"hits"``, three O/X lists for
-    ``"mean"``. The texts are English message ids (mark them with
-    :func:`rankmetrics.i18n.N_`); worksheets print their Korean translation.
-
-    Attributes
-    ----------
-    line : str
-        The last line the student fills in, with ``{blank}`` for each blank and the
-        fields ``{label}`` (``"P@4"``), ``{at}`` (``"@4"`` or ``""``), ``{k}`` and
-        ``{queries}`` (``"{label} = hits {blank} ÷ k {blank} = {blank}"``).
-    columns : tuple of str
-        The blank step table's columns after its first (the rank, or the query for
-        ``"mean"``); empty for no table. A metric with ``"ideal"`` in its keywords
-        gets a second table for the ideal ordering (rank, grade, then these).
-    cutoff : bool
-        The problem gives a cutoff k (from 3 to the list's length).
-    unlisted : bool
-        Relevant items may lie outside the list: the problem then says how many
-        relevant items there are in all (the metric takes ``n_relevant``), or, for
-        graded lists, which judged items lie outside (the metric takes ``ideal``).
-    whole : bool
-        The value of one list is 0 or 1: asked, and keyed, as a whole number.
-    precision_at_hits : bool
-        The key keeps the step table's column of precision at each relevant rank
-        (AP and MAP need it; for any other metric it would teach AP by accident).
-    note : str
-        A sentence under the problem's data (``{relevant}``: the number of relevant
-        items): for ``"mean"``, what to compute for each query.
-    """
-
-    line: str
-    columns: tuple[str, ...] = ()
-    cutoff: bool = False
-    unlisted: bool = False
-    whole: bool = False
-    precision_at_hits: bool = False
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -239,9 +155,6 @@ class Metric:
         functions take :func:`rankmetrics.evaluate`'s ranked arrays.
     label : str
         The short name shown in tables and worksheets (``"AP"``).
-    symbol : str
-        How the value is written in a step table's formula (``"P"`` in
-        ``P@5 = 2 ÷ 5``); the label when not given.
     title : str
         One line saying what it measures, as an English message id marked with
         :func:`rankmetrics.i18n.N_` (``N_("RR: the reciprocal of ...")``); the
@@ -290,30 +203,13 @@ class Metric:
         ``evaluate(columns, k) -> per-query array``, for :func:`rankmetrics.evaluate`;
         a metric with a ``parameter`` is called ``evaluate(columns, k, parameter)``
         when one is given.
-    explain : {"dcg", "hits", "err", "mean", "rating"} or None
-        The kind of step table :func:`rankmetrics.explain` draws.
-    steps : callable or None
-        For ``explain="hits"`` (required there, refused elsewhere): the last step
-        of the step table, ``steps(hits) -> (value, hand)``, which reads the O/X
-        table in ``hits`` (:class:`rankmetrics.teaching.hit_formulas.Hits`), writes
-        its formula lines and convention-card entries into it, and returns the
-        exact value and, in student rounding, the hand-rounded one (else None).
-        The package's own are in :mod:`rankmetrics.teaching.hit_formulas`.
     per_query : str or None
         For a mean over queries (MRR, MAP), the single-query metric it averages.
     command : str or None
         The command-line subcommand (``rankmetrics ap ...``).
     keywords : tuple of str
-        Convention options the subcommand offers (``"gain"``, ``"ideal"``, ``"n_relevant"``).
-    examples : tuple of str
-        Command lines shown in the subcommand's help.
-    worksheet : Exercise or None
-        The kind of problem :func:`rankmetrics.make_worksheet` sets on it; None
-        when worksheets do not use it.
-    page : bool
-        Whether the book's in-page checker (``book/_static/rankexplain.js``)
-        computes it. Such a metric needs a port in that script and comparison
-        cases in ``tests/browser/rankexplain_cases.py`` (a test fails otherwise).
+        Convention options of the function that the subcommand offers
+        (``"gain"``, ``"ideal"``, ``"n_relevant"``).
     reads_ranking : bool
         False for counts that need no ranked list (``num_ret``, ``num_rel``):
         evaluate then ranks only as deep as the other metrics ask.
@@ -330,10 +226,6 @@ class Metric:
         ``"dcg"`` (``"log2"`` or ``"exp-log2"``: the gain). The default is
         ir_measures' when it differs from the package's (RBP's p = 0.8),
         otherwise None.
-    reference : Reference or None
-        What the book's metric reference (지표 사전) prints: the Korean name,
-        the formula, conventions, papers, the trec_eval source file and the
-        chapter. Every registered metric has one (``tests/package/test_metric_reference.py``).
     """
 
     name: str
@@ -352,32 +244,22 @@ class Metric:
     parameter: str | None = None
     check_parameter: Callable[[Any], str | None] | None = None
     evaluate: Callable[..., np.ndarray] | None = None
-    explain: str | None = None
     per_query: str | None = None
     command: str | None = None
     keywords: tuple[str, ...] = ()
-    examples: tuple[str, ...] = ()
-    worksheet: Exercise | None = None
-    page: bool = False
-    steps: Callable[[Any], tuple[float, Any]] | None = None
     reads_ranking: bool = True
-    symbol: str = ""
     averages_ties: bool = False
     ir_name: str | None = None
     ir_parameters: tuple[tuple[str, Any], ...] = ()
-    reference: Reference | None = None
 
     def __repr__(self) -> str:
         return self.name
 
     def __post_init__(self) -> None:
-        if not self.symbol:
-            object.__setattr__(self, "symbol", self.label)
         for field, value, allowed in (
             ("inputs", self.inputs, INPUTS),
             ("cutoff", self.cutoff, CUTOFFS),
             ("summary", self.summary, SUMMARIES),
-            ("explain", self.explain, (None, *EXPLAIN_FAMILIES)),
             ("parameter", self.parameter, PARAMETERS),
             ("trec_lines", self.trec_lines, TREC_LINES),
         ):
@@ -401,7 +283,6 @@ def register(metric: Metric) -> Metric:
     so that name does not block another metric's trec_eval name (trec_eval
     10.0's ``dcg`` measure is ``trec_dcg`` here).
     """
-    _check_teaching(metric)
     if metric.name.lower() in {other.name.lower() for other in METRICS.values()}:
         raise ValueError(
             _("metric {name!r}: the name {name!r} is taken by another metric").format(name=metric.name)
@@ -416,39 +297,6 @@ def register(metric: Metric) -> Metric:
             )
     METRICS[metric.name] = metric
     return metric
-
-
-def _check_teaching(metric: Metric) -> None:
-    """Refuse a registration whose teaching fields cannot work together.
-
-    A metric marked for worksheets or for the page but lacking what they need
-    would otherwise get a neighbour's kind of problem, or none, silently.
-    """
-
-    def refuse(why: str) -> None:
-        raise ValueError(_("metric {name!r}: {why}").format(name=metric.name, why=why))
-
-    if (metric.explain == "hits") != callable(metric.steps):
-        refuse(_('explain="hits" needs steps (the step table\'s last step), and only it takes one'))
-    sheet = metric.worksheet
-    if sheet is not None:
-        if not isinstance(sheet, Exercise):
-            refuse(_("worksheet must be an Exercise or None; got {value!r}").format(value=sheet))
-        if metric.explain not in ("dcg", "hits", "mean") or metric.function is None or not metric.command:
-            refuse(_('worksheets need a function, a command and explain="dcg", "hits" or "mean"'))
-        if not isinstance(sheet.line, str) or not sheet.line.strip():
-            refuse(_("worksheet.line is empty; write the line the student fills in"))
-        if metric.cutoff == "required" and not sheet.cutoff:
-            refuse(_("its cutoff is required, so worksheet.cutoff must be True"))
-        if sheet.cutoff and (metric.cutoff == "none" or metric.explain == "mean"):
-            refuse(_("worksheet.cutoff is True but the metric takes no cutoff on a sheet"))
-        needs = "ideal" if metric.explain == "dcg" else "n_relevant"
-        if sheet.unlisted and needs not in metric.keywords:
-            refuse(_("worksheet.unlisted needs {keyword!r} in keywords").format(keyword=needs))
-        if metric.explain == "mean" and not (sheet.columns and sheet.note):
-            refuse(_("a worksheet of queries needs columns and a note (what to compute per query)"))
-    if metric.page and (metric.explain not in ("dcg", "hits") or metric.inputs != "ranking"):
-        refuse(_('the page computes one ranked list: page=True needs explain="dcg" or "hits"'))
 
 
 def _spellings(metric: Metric) -> set[str]:
@@ -467,7 +315,7 @@ def _spellings(metric: Metric) -> set[str]:
 def where(**conditions: Any) -> list[Metric]:
     """The registered metrics whose attributes equal the given values, in registry order.
 
-    ``where(page=True)``; a callable condition is a test: ``where(worksheet=bool)``.
+    ``where(inputs="ranking")``; a callable condition is a test: ``where(command=bool)``.
     """
     return [
         m

@@ -1,4 +1,4 @@
-"""The metric reference (지표 사전), written at build time from the package's registry.
+"""The metric reference (지표 사전), written at build time from the package's registry and teaching catalogue.
 
 ``book/metric_reference.md`` holds the page's title and introduction and a
 ``{metric-reference}`` block; when Sphinx reads the page, this extension puts in
@@ -6,8 +6,8 @@ its place one entry per registered metric (``rankmetrics.registry.METRICS``), in
 MyST: the Korean name, the formula, the conventions and defaults, the function's
 signature, the names ``evaluate``, trec_eval and ir_measures accept, the papers
 (``{cite:t}``), the trec_eval source file and the chapter (``{ref}``). Everything
-comes from the metric's one registration (its :class:`~rankmetrics.registry.Reference`
-record and the other fields), so the page cannot disagree with the package; a
+comes from the metric's registration and its teaching entry (the entry's
+:class:`~rankmetrics.teaching.catalogue.Reference` record), so the page cannot disagree with the package; a
 paper or chapter label that does not exist is a broken reference, which fails a
 ``-W -n`` build. ``tests/package/test_metric_reference.py`` checks the records.
 """
@@ -22,6 +22,8 @@ from sphinx.application import Sphinx
 
 from rankmetrics.i18n import _, use_language
 from rankmetrics.registry import METRICS, Metric
+from rankmetrics.teaching.catalogue import Reference
+from rankmetrics.teaching.catalogue import entry as teaching_entry
 
 DOCNAME = "book/metric_reference"
 BLOCK = re.compile(r"^```\{metric-reference\}[ \t]*\n```[ \t]*$", re.MULTILINE)
@@ -110,14 +112,20 @@ def _ir_names(metric: Metric) -> str:
     return text
 
 
-def _heading(metric: Metric) -> str:
-    korean = metric.reference.korean
+def reference(metric: Metric) -> Reference | None:
+    """The metric's Reference record, from its teaching entry (None without one)."""
+    taught = teaching_entry(metric.name)
+    return taught.reference if taught else None
+
+
+def _heading(metric: Metric, ref: Reference) -> str:
+    korean = ref.korean
     return metric.label if korean == metric.label else f"{metric.label}: {korean}"
 
 
-def entry(metric: Metric) -> str:
-    """One metric's entry, in MyST."""
-    ref = metric.reference
+def entry(metric: Metric, ref: Reference | None = None) -> str:
+    """One metric's entry, in MyST (``ref``: its Reference record, by default its teaching entry's)."""
+    ref = ref or reference(metric)
     rows: list[tuple[str, str]] = [("규약과 기본값", ref.conventions)]
     if metric.function is not None:
         rows.append(("함수", _signature(metric)))
@@ -143,7 +151,7 @@ def entry(metric: Metric) -> str:
     rows.append(("배우는 장", f"{{ref}}`{ref.chapter}`"))
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
     return (
-        f"(metric-{metric.name})=\n### {_heading(metric)}\n\n{_title(metric)}\n\n"
+        f"(metric-{metric.name})=\n### {_heading(metric, ref)}\n\n{_title(metric)}\n\n"
         f"$$\n{ref.formula}\n$$\n\n| 항목 | 내용 |\n|---|---|\n{table}\n"
     )
 
@@ -154,14 +162,22 @@ def _title(metric: Metric) -> str:
         return _(metric.title)
 
 
-def page_body(metrics: dict[str, Metric] = METRICS) -> str:
-    """Every registered metric: an overview table, then one section per kind of input."""
-    missing = [name for name, m in metrics.items() if m.reference is None]
+def page_body(metrics: dict[str, Metric] = METRICS, references: dict[str, Reference] | None = None) -> str:
+    """Every registered metric: an overview table, then one section per kind of input.
+
+    ``references``: each metric's Reference record, by default its teaching entry's. The
+    book lists every metric of the package, so one without a record stops the page.
+    """
+    if references is None:
+        references = {name: ref for name, m in metrics.items() if (ref := reference(m)) is not None}
+    missing = [name for name in metrics if name not in references]
     if missing:
-        raise ValueError(f"metrics without a Reference record (rankmetrics.registry.Reference): {missing}")
+        raise ValueError(
+            f"metrics without a Reference record (rankmetrics.teaching.catalogue.Reference): {missing}"
+        )
     overview = "\n".join(
-        f"| {{ref}}`{m.label} <metric-{m.name}>` | {m.reference.korean} | {_code(m.name)} | "
-        f"{{ref}}`{m.reference.chapter}` |"
+        f"| {{ref}}`{m.label} <metric-{m.name}>` | {references[m.name].korean} | {_code(m.name)} | "
+        f"{{ref}}`{references[m.name].chapter}` |"
         for m in metrics.values()
     )
     parts = [
@@ -172,7 +188,7 @@ def page_body(metrics: dict[str, Metric] = METRICS) -> str:
         members = [m for m in metrics.values() if m.inputs == inputs]
         if members:
             parts.append(f"## {title}\n\n{introduction}\n")
-            parts.extend(entry(m) for m in members)
+            parts.extend(entry(m, references[m.name]) for m in members)
     return "\n".join(parts)
 
 

@@ -48,6 +48,7 @@ from sphinx.util.docutils import SphinxDirective
 
 import rankmetrics as rm
 from rankmetrics.registry import METRICS
+from rankmetrics.teaching.explain import explainable
 from rankmetrics.teaching.explain.steps import exact_text
 
 logger = logging.getLogger(__name__)
@@ -267,7 +268,7 @@ class AnswerCheck(SphinxDirective):
         if metric.inputs == "ratings":
             y_pred = args[1] if len(args) > 1 else kwargs.pop("y_pred")
             hand = rm.explain(name, args[0], decimals=decimals, y_pred=y_pred).rounded
-        elif metric.explain is not None:
+        elif name in explainable():
             k = args[1] if len(args) > 1 else kwargs.pop("k", None)
             hand = rm.explain(name, args[0], k, decimals=decimals, **kwargs).rounded
         return exact, hand

@@ -869,6 +869,7 @@
     const rows = [];
     let count = 0;
     const hitRanks = [];
+    const atHits = METRICS[metric].precision_at_hits; // AP and MAP only (the catalogue's precision_at_hits)
     top.forEach((g, i) => {
       const hit = g > 0;
       if (hit) {
@@ -878,9 +879,11 @@
       const row = { rank: i + 1 };
       if (items) row.item = items[i];
       Object.assign(row, { grade: g, hit, mark: hit ? "O" : "X", hits: count });
-      row.precision = hit ? count / (i + 1) : null;
-      if (decimals !== null && hit)
-        row.precision_rounded = decToFloat(roundHalfUp(decDiv(dec(count, 0), dec(i + 1, 0)), decimals));
+      if (atHits) {
+        row.precision = hit ? count / (i + 1) : null;
+        if (decimals !== null && hit)
+          row.precision_rounded = decToFloat(roundHalfUp(decDiv(dec(count, 0), dec(i + 1, 0)), decimals));
+      }
       rows.push(row);
     });
     const columns = [column("rank", _("rank"))];
@@ -888,9 +891,9 @@
     columns.push(
       column("grade", _("grade")),
       column("mark", _("relevant"), null, "left"),
-      column("hits", _("hits so far")),
-      column("precision", _("precision at a relevant rank"), decimals)
+      column("hits", _("hits so far"))
     );
+    if (atHits) columns.push(column("precision", _("precision at a relevant rank"), decimals));
     const registered = METRICS[metric];
     const at = registered.cutoff === "required" ? `@${depth}` : k !== null ? `@${k}` : "";
     const h = {

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _validation as v
 from .._arrays import pad_right, safe_divide
 from ..i18n import N_
-from ..registry import Columns, Exercise, Metric, Reference, register
+from ..registry import Columns, Metric, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
 from .inputs import prepare
 from .ties import tie_mean
@@ -311,14 +311,6 @@ register(
         ndcg,
         label="nDCG",
         title=N_("nDCG@k: DCG divided by the DCG of the ideal ordering"),
-        reference=Reference(
-            korean="정규화 할인 누적 이득",
-            formula=r"nDCG@k = \frac{DCG@k}{IDCG@k}, \quad DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
-            conventions='이득은 선형 $g(rel) = rel$이 기본이고(`gain="exponential"`이면 $2^{rel} - 1$), 이상적 순서는 등급 목록을 주면 그 목록에서, 항목 이름과 판정을 주면 판정된 항목 전체에서 만듭니다(`ideal`). $IDCG@k = 0$이면 0입니다.',
-            papers=("jarvelin2002cumulated", "burges2005learning"),
-            chapter="ch-dcg_ndcg",
-            trec_files=("m_ndcg.c", "m_ndcg_cut.c"),
-        ),
         names=("ndcg",),
         trec_name="ndcg",
         trec_cutoff_name="ndcg_cut",
@@ -327,24 +319,8 @@ register(
         averages_ties=True,
         ir_name="nDCG",
         ir_parameters=(("dcg", None),),
-        explain="dcg",
         command="ndcg",
         keywords=("gain", "ideal"),
-        examples=(
-            "rankmetrics ndcg 3 0 3 2 0 --k 5",
-            "rankmetrics ndcg 3 0 3 2 0 --k 5 --gain exponential --ideal 3 3 2 1",
-            "rankmetrics ndcg 1 0 1 0 1 --explain --decimals 2 --discount-decimals 1",
-            "rankmetrics ndcg --ranking d1 d2 d3 d4 d5 --relevant d1:3 d3:3 d4:2 d6:1 --k 5",
-        ),
-        worksheet=Exercise(
-            N_(
-                "DCG{at} = {blank}    IDCG{at} = {blank}    nDCG{at} = DCG ÷ IDCG = {blank} ÷ {blank} = {blank}"
-            ),
-            columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
-            cutoff=True,
-            unlisted=True,
-        ),
-        page=True,
     )
 )
 register(
@@ -353,22 +329,7 @@ register(
         dcg,
         label="DCG",
         title=N_("DCG@k: the sum of the gains divided by log2(rank+1)"),
-        reference=Reference(
-            korean="할인 누적 이득",
-            formula=r"DCG@k = \sum_{i=1}^{k} \frac{g(rel_i)}{\log_2(i+1)}",
-            conventions=r'이득은 선형 $g(rel) = rel$이 기본이고 `gain="exponential"`이면 $2^{rel} - 1$, `gain="binary"`이면 $\mathbf{1}(rel > 0)$입니다. 할인은 Burges 등의 $\log_2(i+1)$이며, $k$를 주지 않으면 목록 전체를 봅니다.',
-            papers=("jarvelin2000ir", "jarvelin2002cumulated"),
-            chapter="ch-dcg_ndcg",
-        ),
-        explain="dcg",
         command="dcg",
         keywords=("gain",),
-        examples=("rankmetrics dcg 3 0 3 2 0", "rankmetrics dcg 3 2 3 0 1 --gain exponential --explain"),
-        worksheet=Exercise(
-            N_("DCG{at} = the last running sum = {blank}"),
-            columns=(N_("gain"), N_("discount"), N_("gain÷discount"), N_("running sum")),
-            cutoff=True,
-        ),
-        page=True,
     )
 )

@@ -11,8 +11,7 @@ import numpy as np
 from .. import _validation as v
 from .._arrays import safe_divide
 from ..i18n import N_, _
-from ..registry import Columns, Exercise, Metric, Reference, register
-from ..teaching import hit_formulas
+from ..registry import Columns, Metric, register
 from . import ties
 from .conventions import AP_DENOMINATORS, ap_denominator, cutoff, is_relevant
 from .inputs import prepare
@@ -446,28 +445,13 @@ register(
         reciprocal_rank,
         label="RR",
         title=N_("RR: the reciprocal of the first relevant rank (0 without a relevant item)"),
-        reference=Reference(
-            korean="역순위",
-            formula=r"RR = \frac{1}{r_u}",
-            conventions="$r_u$는 첫 관련 항목의 순위입니다. $k$ 안에 관련 항목이 없으면 0입니다.",
-            papers=("voorhees1999trec8qa",),
-            chapter="ch-rank_position",
-            trec_files=("m_recip_rank.c",),
-        ),
         names=("rr", "mrr"),
         trec_name="recip_rank",
         evaluate=_evaluate_rr,
         averages_ties=True,
         ir_name="RR",
         ir_parameters=(("rel", None),),
-        explain="hits",
         command="rr",
-        examples=("rankmetrics rr --ranking X Y Z W --relevant Z", "rankmetrics rr 0 1 0 1 0 --explain"),
-        worksheet=Exercise(
-            N_("rank of the first relevant item {blank} → {label} = 1 ÷ {blank} = {blank}"),
-        ),
-        page=True,
-        steps=hit_formulas.reciprocal_rank,
     )
 )
 register(
@@ -478,23 +462,7 @@ register(
         title=N_(
             "MR: the mean rank of the relevant items in the list (lower is better; nan without a relevant item)"
         ),
-        reference=Reference(
-            korean="평균 순위",
-            formula=r"MR = \frac{1}{m} \sum_{j=1}^{m} r_j",
-            conventions="목록(또는 상위 $k$개)에 든 관련 항목 $m$개의 순위를 평균합니다. 낮을수록 좋고, 관련 항목이 하나도 없으면 nan입니다.",
-            papers=("bordes2013translating",),
-            chapter="ch-rank_position",
-        ),
-        explain="hits",
         command="mr",
-        examples=("rankmetrics mr --ranking A B C D E --relevant B D",),
-        worksheet=Exercise(
-            N_(
-                "ranks of the relevant items {blank}{blank} → {label} = sum of ranks {blank} ÷ relevant {blank} = {blank}"
-            ),
-        ),
-        page=True,
-        steps=hit_formulas.mean_rank,
     )
 )
 register(
@@ -505,14 +473,6 @@ register(
         title=N_(
             "AP: the precisions at the relevant ranks, summed and divided by the number of relevant items R"
         ),
-        reference=Reference(
-            korean="평균 정밀도",
-            formula=r"AP = \frac{1}{R} \sum_{i} P@i \cdot rel(i)",
-            conventions='분모 $R$는 관련 항목 전체의 수입니다(`denominator="all_relevant"`, trec_eval의 `map`). `denominator="retrieved_relevant"`이면 목록에서 찾은 관련 항목 수로 나눕니다. 관련 항목이 없으면 0입니다.',
-            papers=("buckley2000evaluating", "manning2008introduction"),
-            chapter="ch-map",
-            trec_files=("m_map.c", "m_map_cut.c"),
-        ),
         names=("ap", "map"),
         trec_name="map",
         trec_cutoff_name="map_cut",
@@ -520,22 +480,8 @@ register(
         averages_ties=True,
         ir_name="AP",
         ir_parameters=(("rel", None),),
-        explain="hits",
         command="ap",
         keywords=("n_relevant",),
-        examples=(
-            "rankmetrics ap O X O X O",
-            "rankmetrics ap O X O X O --n-relevant 4 --explain --decimals 2",
-        ),
-        worksheet=Exercise(
-            N_("{label} = sum of precisions {blank} ÷ all relevant {blank} = {blank}"),
-            columns=(N_("hits so far"), N_("precision at a relevant rank")),
-            unlisted=True,
-            precision_at_hits=True,
-            note=N_("AP's denominator is the number of all relevant items, {relevant}."),
-        ),
-        page=True,
-        steps=hit_formulas.average_precision,
     )
 )
 register(
@@ -546,18 +492,10 @@ register(
         title=N_(
             "ERR@k: the expected reciprocal of the rank where the user stops, each grade a chance of satisfaction (top grade 4)"
         ),
-        reference=Reference(
-            korean="기대 역순위",
-            formula=r"ERR@k = \sum_{i=1}^{k} \frac{1}{i} \, \theta_i \prod_{j<i} (1 - \theta_j), \quad \theta_i = \frac{2^{rel_i} - 1}{2^{g_{max}}}",
-            conventions=r"등급마다 사용자가 만족해 멈출 확률 $\theta_i$를 두고, 멈추는 순위의 역수를 기댓값으로 냅니다. 최고 등급 $g_{max}$는 4가 기본입니다(`max_grade`, gdeval.pl과 ir_measures의 `ERR`).",
-            papers=("chapelle2009expected", "gdeval"),
-            chapter="ch-ndcg_variants",
-        ),
         names=("err",),
         # In evaluate the scale's top is 4, as in gdeval.pl and so in ir_measures' ERR.
         evaluate=lambda c, k: err_rows(cutoff(c.graded, k)[0], ERR_MAX_GRADE),
         ir_name="ERR",
-        explain="err",
     )
 )
 register(
@@ -566,29 +504,9 @@ register(
         mean_reciprocal_rank,
         label="MRR",
         title=N_("MRR: the mean of each query's RR (--query once per query)"),
-        reference=Reference(
-            korean="평균 역순위",
-            formula=r"MRR = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} \frac{1}{r_u}",
-            conventions="질의마다의 역순위를 평균합니다. 관련 항목이 없는 질의도 0으로 평균에 들어갑니다.",
-            papers=("voorhees1999trec8qa",),
-            chapter="ch-rank_position",
-        ),
         inputs="queries",
-        explain="mean",
         per_query="reciprocal_rank",
         command="mrr",
-        examples=(
-            "rankmetrics mrr --query 1 0 0 0 --query 0 0 1 0 --query 0 1 0 0",
-            "rankmetrics mrr --query A B C --relevant B --query X Y Z --relevant Z --explain",
-        ),
-        worksheet=Exercise(
-            N_("{label} = sum of RR {blank} ÷ queries {queries} = {blank}"),
-            columns=(N_("rank of the first relevant item"), "RR"),
-            note=N_(
-                "The results of three queries (O relevant, X not). For each query find the reciprocal "
-                "of the first relevant rank, then average."
-            ),
-        ),
     )
 )
 register(
@@ -597,31 +515,9 @@ register(
         mean_average_precision,
         label="MAP",
         title=N_("MAP: the mean of each query's AP (--query once per query)"),
-        reference=Reference(
-            korean="평균 정밀도의 평균",
-            formula=r"MAP = \frac{1}{\lvert Q \rvert} \sum_{u \in Q} AP_u",
-            conventions="질의마다의 AP를 평균합니다. AP의 분모는 질의마다 관련 항목 전체의 수가 기본입니다(`n_relevant`, `denominator`).",
-            papers=("manning2008introduction", "voorhees2005trec"),
-            chapter="ch-map",
-        ),
         inputs="queries",
-        explain="mean",
         per_query="average_precision",
         command="map",
         keywords=("n_relevant",),
-        examples=(
-            "rankmetrics map --query O X O X O --query X O X O X --query O O X X X",
-            "rankmetrics map --query O X O X O --query O O X --n-relevant 4 2",
-        ),
-        worksheet=Exercise(
-            N_("{label} = sum of AP {blank} ÷ queries {queries} = {blank}"),
-            columns=(N_("precisions at relevant ranks"), N_("number relevant"), "AP"),
-            precision_at_hits=True,
-            note=N_(
-                "The results of three queries (O relevant, X not). For each query find the average "
-                "precision (every relevant item is in the list, so the denominator is the query's "
-                "number of O), then average."
-            ),
-        ),
     )
 )

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validation import check_float_range, check_ratings
 from ..i18n import N_
-from ..registry import Metric, Reference, register
+from ..registry import Metric, register
 
 _NAMES = "y_true, y_pred"
 
@@ -99,46 +99,10 @@ def rmse(y_true: Any, y_pred: Any) -> float:
 
 # ---------------------------------------------------------------- registration
 
-_REFERENCES = {
-    "mse": Reference(
-        korean="평균 제곱 오차",
-        formula=r"MSE = \frac{1}{N} \sum_{i=1}^{N} (\hat r_i - r_i)^2",
-        conventions="순서가 아니라 평점 값을 봅니다. 값은 평점 단위의 제곱입니다.",
-        papers=("herlocker2004evaluating",),
-        chapter="ch-rating_errors",
-    ),
-    "mae": Reference(
-        korean="평균 절대 오차",
-        formula=r"MAE = \frac{1}{N} \sum_{i=1}^{N} \lvert \hat r_i - r_i \rvert",
-        conventions="순서가 아니라 평점 값을 봅니다. 큰 오차를 MSE보다 덜 무겁게 봅니다.",
-        papers=("herlocker2004evaluating",),
-        chapter="ch-rating_errors",
-    ),
-    "rmse": Reference(
-        korean="평균 제곱근 오차",
-        formula=r"RMSE = \sqrt{\frac{1}{N} \sum_{i=1}^{N} (\hat r_i - r_i)^2}",
-        conventions="MSE의 제곱근이라 평점과 같은 단위입니다.",
-        papers=("herlocker2004evaluating",),
-        chapter="ch-rating_errors",
-    ),
-}
-
-for _function, _title, _example in (
-    (
-        mse,
-        N_("MSE: the mean of the squared rating errors"),
-        "rankmetrics mse --true 5 4 3 2 1 --pred 4 5 2 1 5",
-    ),
-    (
-        mae,
-        N_("MAE: the mean of the absolute rating errors"),
-        "rankmetrics mae --true 5 4 3 2 1 --pred 4 5 2 1 5",
-    ),
-    (
-        rmse,
-        N_("RMSE: the square root of MSE (in rating units)"),
-        "rankmetrics rmse --true 5 4 3 2 1 --pred 4 5 2 1 5 --explain",
-    ),
+for _function, _title in (
+    (mse, N_("MSE: the mean of the squared rating errors")),
+    (mae, N_("MAE: the mean of the absolute rating errors")),
+    (rmse, N_("RMSE: the square root of MSE (in rating units)")),
 ):
     register(
         Metric(
@@ -148,9 +112,6 @@ for _function, _title, _example in (
             title=_title,
             inputs="ratings",
             cutoff="none",
-            explain="rating",
             command=_function.__name__,
-            examples=(_example,),
-            reference=_REFERENCES[_function.__name__],
         )
     )

@@ -12,8 +12,7 @@ import numpy as np
 from .. import _validation as v
 from .._arrays import safe_divide
 from ..i18n import N_
-from ..registry import Columns, Exercise, Metric, Reference, register
-from ..teaching import hit_formulas
+from ..registry import Columns, Metric, register
 from . import ties
 from .conventions import cutoff, is_relevant
 from .inputs import prepare
@@ -314,16 +313,7 @@ register(
         "precision",
         precision,
         label="Precision",
-        symbol="P",
         title=N_("Precision@k: the share of relevant items in the top k (the denominator is k)"),
-        reference=Reference(
-            korean="정밀도",
-            formula=r"P@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{k}",
-            conventions="분모는 언제나 $k$입니다. 목록이 $k$보다 짧아도 $k$로 나누며, trec_eval의 `P_k`와 같습니다.",
-            papers=("manning2008introduction",),
-            chapter="ch-precision_recall",
-            trec_files=("m_P.c",),
-        ),
         cutoff="required",
         names=("precision", "p"),
         trec_cutoff_name="P",
@@ -331,19 +321,7 @@ register(
         averages_ties=True,
         ir_name="P",
         ir_parameters=(("rel", None),),
-        explain="hits",
         command="precision",
-        examples=(
-            "rankmetrics precision --ranking A B C D E --relevant B D F G --k 5",
-            "rankmetrics precision O X O X O --k 3 --explain",
-        ),
-        worksheet=Exercise(
-            N_("{label} = hits {blank} ÷ k {blank} = {blank}"),
-            columns=(N_("hits so far"),),
-            cutoff=True,
-        ),
-        page=True,
-        steps=hit_formulas.precision,
     )
 )
 register(
@@ -351,16 +329,7 @@ register(
         "recall",
         recall,
         label="Recall",
-        symbol="R",
         title=N_("Recall@k: the share of all relevant items that are in the top k"),
-        reference=Reference(
-            korean="재현율",
-            formula=r"R@k = \frac{\lvert Rec_u^k \cap Rel_u \rvert}{\lvert Rel_u \rvert}",
-            conventions="분모는 목록에 들었든 아니든 관련 항목 전체의 수입니다. 등급 목록만 주면 목록 안의 관련 항목만 세므로, 목록 밖의 관련 항목은 `n_relevant`로 알려 줍니다. 관련 항목이 없으면 0입니다.",
-            papers=("manning2008introduction",),
-            chapter="ch-precision_recall",
-            trec_files=("m_recall.c",),
-        ),
         cutoff="required",
         names=("recall", "r"),
         trec_cutoff_name="recall",
@@ -368,21 +337,8 @@ register(
         averages_ties=True,
         ir_name="R",
         ir_parameters=(("rel", None),),
-        explain="hits",
         command="recall",
         keywords=("n_relevant",),
-        examples=(
-            "rankmetrics recall --ranking A B C D E --relevant B D F G --k 5",
-            "rankmetrics recall O X O X O --k 3 --n-relevant 4",
-        ),
-        worksheet=Exercise(
-            N_("{label} = hits {blank} ÷ all relevant {blank} = {blank}"),
-            columns=(N_("hits so far"),),
-            cutoff=True,
-            unlisted=True,
-        ),
-        page=True,
-        steps=hit_formulas.recall,
     )
 )
 register(
@@ -391,28 +347,11 @@ register(
         f1,
         label="F1",
         title=N_("F1@k: the harmonic mean of Precision@k and Recall@k"),
-        reference=Reference(
-            korean="F1 점수",
-            formula=r"F1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
-            conventions="$P@k$와 $R@k$의 약속을 그대로 따릅니다(분모 $k$, 관련 항목 전체의 수). 둘 다 0이면 0입니다.",
-            papers=("vanrijsbergen1979information",),
-            chapter="ch-precision_recall",
-        ),
         cutoff="required",
         names=("f1",),
         evaluate=lambda c, k: _f1_from(c.hits_in_top(k), k, c.n_relevant),
-        explain="hits",
         command="f1",
         keywords=("n_relevant",),
-        examples=("rankmetrics f1 --ranking A B C D E --relevant B D F G --k 5 --explain",),
-        worksheet=Exercise(
-            N_("P{at} = {blank}    R{at} = {blank}    {label} = 2 × P × R ÷ (P + R) = {blank}"),
-            columns=(N_("hits so far"),),
-            cutoff=True,
-            unlisted=True,
-        ),
-        page=True,
-        steps=hit_formulas.f1,
     )
 )
 register(
@@ -420,16 +359,7 @@ register(
         "hit_rate",
         hit_rate,
         label="Hit rate",
-        symbol="HR",
         title=N_("Hit rate@k: 1 if the top k hold any relevant item, else 0"),
-        reference=Reference(
-            korean="적중률",
-            formula=r"HR@k = \mathbf{1}\left(\lvert Rec_u^k \cap Rel_u \rvert > 0\right)",
-            conventions="상위 $k$개에 관련 항목이 하나라도 있으면 1입니다. trec_eval의 `success_k`, ir_measures의 `Success@k`와 같습니다.",
-            papers=("deshpande2004item",),
-            chapter="ch-precision_recall",
-            trec_files=("m_success.c",),
-        ),
         cutoff="required",
         names=("hit_rate", "hr", "success"),
         trec_cutoff_name="success",
@@ -437,19 +367,7 @@ register(
         averages_ties=True,
         ir_name="Success",
         ir_parameters=(("rel", None),),
-        explain="hits",
         command="hit-rate",
-        examples=(
-            "rankmetrics hit-rate 0 0 0 1 0 --k 3",
-            "rankmetrics hit-rate --ranking A B C --relevant C --k 3",
-        ),
-        worksheet=Exercise(
-            N_("relevant in the top {k} {blank} → {label} = {blank} (1 if any, else 0)"),
-            cutoff=True,
-            whole=True,
-        ),
-        page=True,
-        steps=hit_formulas.hit_rate,
     )
 )
 register(
@@ -458,20 +376,11 @@ register(
         hits,
         label="Hits",
         title=N_("Hits@k: the number of relevant items in the top k"),
-        reference=Reference(
-            korean="적중 수",
-            formula=r"Hits@k = \lvert Rec_u^k \cap Rel_u \rvert",
-            conventions="정밀도와 재현율의 분자입니다. $k$를 주지 않으면 목록 전체에서 셉니다.",
-            papers=("manning2008introduction",),
-            chapter="ch-precision_recall",
-        ),
         names=("hits",),
         evaluate=lambda c, k: (
             _expected_hits(c, k or c.width) if c.tie_start is not None else c.hits_in_top(k or c.width)
         ),
         averages_ties=True,
-        explain="hits",
-        steps=hit_formulas.hits,
     )
 )
 register(
@@ -479,16 +388,7 @@ register(
         "r_precision",
         r_precision,
         label="R-precision",
-        symbol="R-Prec",
         title=N_("R-precision: the share of relevant items in the top R (R = the number of relevant items)"),
-        reference=Reference(
-            korean="R-정밀도",
-            formula=r"R\text{-}Prec = \frac{\lvert Rec_u^R \cap Rel_u \rvert}{R}, \quad R = \lvert Rel_u \rvert",
-            conventions="컷오프는 관련 항목 수 $R$로 정해지므로 $k$를 받지 않습니다. 이 자리에서 정밀도와 재현율이 같습니다. 관련 항목이 없으면 0입니다.",
-            papers=("buckley2004retrieval", "manning2008introduction"),
-            chapter="ch-many_queries",
-            trec_files=("m_Rprec.c",),
-        ),
         cutoff="none",
         names=("r_precision", "rprec"),
         trec_name="Rprec",
@@ -496,7 +396,5 @@ register(
         averages_ties=True,
         ir_name="Rprec",
         ir_parameters=(("rel", None),),
-        explain="hits",
-        steps=hit_formulas.r_precision,
     )
 )

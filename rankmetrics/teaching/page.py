@@ -23,6 +23,7 @@ from typing import Any
 from ..i18n import N_, _, use_language
 from ..metrics.conventions import GAINS
 from ..registry import METRICS
+from .catalogue import Teaching, entry
 
 #: The language of the book's pages.
 PAGE_LANGUAGE = "ko"
@@ -98,24 +99,28 @@ PAGE_TEXTS = (
 def metric_table() -> dict[str, dict[str, Any]]:
     """Every registered metric as the page's scripts read it, in registry order.
 
-    ``page`` says whether the in-page checker computes it (``Metric.page``); the scripts
+    ``page`` says whether the in-page checker computes it (its teaching entry's ``page``); the scripts
     keep only those, but the table lists every metric, so that a metric registered later
     is in the data file too.
     """
-    return {
-        m.name: {
+    table = {}
+    for m in METRICS.values():
+        taught = entry(m.name) or Teaching(
+            m.name
+        )  # a metric without an entry: no step table, not on the page
+        table[m.name] = {
             "command": m.command,
             "label": m.label,
-            "symbol": m.symbol,
+            "symbol": taught.symbol or m.label,
             "cutoff": m.cutoff,
-            "family": m.explain,
+            "family": taught.explain,
             "inputs": m.inputs,
             "keywords": list(m.keywords),
-            "korean": m.reference.korean if m.reference else None,
-            "page": m.page,
+            "korean": taught.reference.korean if taught.reference else None,
+            "page": taught.page,
+            "precision_at_hits": taught.precision_at_hits,
         }
-        for m in METRICS.values()
-    }
+    return table
 
 
 def page_data(ids: Iterable[str], language: str = PAGE_LANGUAGE) -> dict[str, Any]:

@@ -20,12 +20,13 @@ import math
 import random
 from typing import Any
 
-from rankmetrics import cli
+from rankmetrics import calculator, cli
 from rankmetrics.registry import METRICS
+from rankmetrics.teaching import catalogue
 
 # The metrics the page computes: those registered with page=True. Every one is drawn by
 # random_form below, so a metric marked for the page is compared without editing this file.
-PORTED = tuple(m.name for m in METRICS.values() if m.page)
+PORTED = tuple(t.name for t in catalogue.where(page=True))
 CASES = 12_000
 SEED = 20260413
 
@@ -92,7 +93,7 @@ def argv(form: dict[str, str]) -> tuple[list[str], dict[str, Any]]:
     args.append("--explain")
     if form["decimals"].strip():
         args += ["--decimals", form["decimals"].strip()]
-    if metric.explain == "dcg" and form["discountDecimals"].strip():
+    if catalogue.entry(metric.name).explain == "dcg" and form["discountDecimals"].strip():
         args += ["--discount-decimals", form["discountDecimals"].strip()]
     return args, extra
 
@@ -122,21 +123,21 @@ def reference(form: dict[str, str]) -> dict[str, Any]:
     """The package's answer for a form, through ``rankmetrics.cli.main``."""
     args, extra = argv(form)
     captured = []
-    real = cli.explain
+    real = calculator.explain
 
     def explain(*a: Any, **kw: Any):
         captured.append(real(*a, **kw, **extra))
         return captured[-1]
 
     err = io.StringIO()
-    cli.explain = explain
+    calculator.explain = explain
     build_parser = cli.build_parser
     cli.build_parser = _parser  # one parser for every call: building it is most of the time
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             status = cli.main(args)
     finally:
-        cli.explain = real
+        calculator.explain = real
         cli.build_parser = build_parser
     if status != 0:
         line = err.getvalue().strip()
@@ -378,13 +379,13 @@ JS_METRICS = (
 
 
 def assert_registered(ported: dict[str, list[Any]]) -> None:
-    """The port's metric table is the registry's (page=True), field by field."""
+    """The port's metric table is the registry's and the catalogue's (page=True), field by field."""
     assert set(ported) == set(PORTED)
     for name, (command, symbol, cutoff, family) in ported.items():
-        metric = METRICS[name]
+        metric, taught = METRICS[name], catalogue.entry(name)
         assert (command, symbol, cutoff, family) == (
             metric.command,
-            metric.symbol,
+            taught.symbol,
             metric.cutoff,
-            metric.explain,
+            taught.explain,
         )

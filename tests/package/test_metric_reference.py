@@ -1,7 +1,7 @@
 """Every registered metric carries what the book's metric reference (지표 사전) prints.
 
 The page (``book/metric_reference.md``, filled in by ``book/_ext/metric_reference.py``)
-is written from each metric's :class:`~rankmetrics.registry.Reference`. A metric
+is written from each metric's :class:`~rankmetrics.teaching.catalogue.Reference`. A metric
 registered without one, or with a paper, chapter or trec_eval file that does not
 exist, fails here, before a book build would. The oracles are independent of the
 registry: the bibliography files, the chapters' labels, the glossary's table, and
@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from rankmetrics.registry import METRICS, Reference
+from rankmetrics.registry import METRICS
+from rankmetrics.teaching.catalogue import Reference, entry, symbol
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
@@ -90,8 +91,9 @@ def reference_page():
 
 @pytest.mark.parametrize("metric", METRICS.values(), ids=METRICS)
 def test_every_metric_has_its_reference(metric):
-    ref = metric.reference
-    assert isinstance(ref, Reference), f"{metric.name} is registered without reference=Reference(...)"
+    # Optional for a metric, but the book lists every metric of the package: each has its entry.
+    ref = entry(metric.name).reference if entry(metric.name) else None
+    assert isinstance(ref, Reference), f"{metric.name} has no teaching entry with reference=Reference(...)"
     assert ref.korean.strip() and ref.formula.strip() and ref.conventions.strip()
     assert "$$" not in ref.formula  # the page adds the display-math fence
     assert re.search(r"다(\([^()]*\))?\.$", ref.conventions), "합니다체: the last sentence ends in ...다."
@@ -103,12 +105,14 @@ def test_papers_chapters_and_files_exist():
     assert {"jarvelin2002cumulated", "trec_eval", "moffat2008rank"} <= keys and "ch-dcg_ndcg" in labels
     problems = []
     for m in METRICS.values():
-        problems += [f"{m.name}: no bibliography entry {k!r}" for k in m.reference.papers if k not in keys]
-        if m.reference.chapter not in labels:
-            problems.append(f"{m.name}: no chapter label {m.reference.chapter!r}")
+        problems += [
+            f"{m.name}: no bibliography entry {k!r}" for k in entry(m.name).reference.papers if k not in keys
+        ]
+        if entry(m.name).reference.chapter not in labels:
+            problems.append(f"{m.name}: no chapter label {entry(m.name).reference.chapter!r}")
         problems += [
             f"{m.name}: {f} is not a trec_eval file"
-            for f in m.reference.trec_files
+            for f in entry(m.name).reference.trec_files
             if f not in TREC_EVAL_FILES
         ]
     assert problems == []
@@ -118,11 +122,11 @@ def test_papers_chapters_and_files_exist():
 def test_trec_files_are_those_of_the_trec_eval_names(metric):
     """One file per distinct trec_eval name, and none for a metric trec_eval does not have."""
     names = dict.fromkeys(n for n in (metric.trec_name, metric.trec_cutoff_name) if n)
-    assert metric.reference.trec_files == tuple(TREC_FILE_OF[n] for n in names)
+    assert entry(metric.name).reference.trec_files == tuple(TREC_FILE_OF[n] for n in names)
 
 
 def test_trec_file_examples():
-    by_name = {m.name: m.reference.trec_files for m in METRICS.values()}
+    by_name = {m.name: entry(m.name).reference.trec_files for m in METRICS.values()}
     assert by_name["ndcg"] == ("m_ndcg.c", "m_ndcg_cut.c")
     assert by_name["inferred_ap"] == ("m_infap.c",)
     assert by_name["relative_precision"] == ("m_rel_P.c",)
@@ -135,9 +139,9 @@ def test_korean_names_are_the_glossarys():
     assert glossary["ndcg"] == "정규화 할인 누적 이득" and glossary["r"] == "재현율"  # the table was read
     checked = {}
     for m in METRICS.values():
-        for name in (m.symbol, m.label, m.trec_name, m.ir_name):
+        for name in (symbol(m.name), m.label, m.trec_name, m.ir_name):
             if name and name.lower() in glossary:
-                checked[m.name] = (m.reference.korean, glossary[name.lower()])
+                checked[m.name] = (entry(m.name).reference.korean, glossary[name.lower()])
                 break
     assert {"ndcg", "precision", "recall", "hit_rate", "average_precision", "mse", "bpref"} <= set(checked)
     assert {name: pair for name, pair in checked.items() if pair[0] != pair[1]} == {}
@@ -148,8 +152,8 @@ def test_the_page_lists_every_metric_once(reference_page):
     assert f"등록된 지표는 모두 {len(METRICS)}개입니다." in body
     for name, m in METRICS.items():
         assert body.count(f"(metric-{name})=\n") == 1
-        assert f"$$\n{m.reference.formula}\n$$" in body
-        assert f"{{ref}}`{m.reference.chapter}`" in body
+        assert f"$$\n{entry(m.name).reference.formula}\n$$" in body
+        assert f"{{ref}}`{entry(m.name).reference.chapter}`" in body
     ndcg = reference_page.entry(METRICS["ndcg"])
     assert "### nDCG: 정규화 할인 누적 이득" in ndcg
     assert "| 함수 | `rm.ndcg(x, k=None, *, gain='linear', ideal=None, relevant=None)` |" in ndcg
@@ -162,9 +166,6 @@ def test_the_page_lists_every_metric_once(reference_page):
 
 
 def test_a_metric_without_a_reference_stops_the_page(reference_page):
-    from dataclasses import replace
-
-    metrics = dict(METRICS)
-    metrics["ndcg"] = replace(METRICS["ndcg"], reference=None)
+    references = {name: entry(name).reference for name in METRICS if name != "ndcg"}
     with pytest.raises(ValueError, match=r"without a Reference record.*'ndcg'"):
-        reference_page.page_body(metrics)
+        reference_page.page_body(METRICS, references)

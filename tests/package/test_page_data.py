@@ -100,6 +100,7 @@ def test_the_data_file_carries_the_korean_and_the_registry():
         "keywords": [],
         "korean": "정밀도",
         "page": True,
+        "precision_at_hits": False,
     }
     assert [name for name, m in data["metrics"].items() if m["page"]] == [
         "ndcg",

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import rankmetrics as rm
+from rankmetrics.teaching import catalogue
 
 mini_racer = pytest.importorskip(
     "py_mini_racer",
@@ -109,7 +110,7 @@ def test_every_page_metric_has_a_port(v8):
     # cases.PORTED, random comparison cases: compare() asserts at least 100 each).
     implemented = v8("return RankExplain.implemented()", None)
     assert set(cases.PORTED) <= set(implemented), set(cases.PORTED) - set(implemented)
-    assert set(cases.PORTED) == {m.name for m in rm.registry.where(page=True)}
+    assert set(cases.PORTED) == {t.name for t in catalogue.where(page=True)}
 
 
 def test_grade_follows_worksheet_grade(v8):

@@ -1,11 +1,12 @@
 """A metric is its function and one registration: a throwaway metric reaches every tool.
 
 The fixture below writes a new metric, "top hit" (1 when the first result is relevant),
-the way the package's own are written: a function, a step formula for its step table,
-and ONE ``register(Metric(...))``. Nothing else is edited, and the metric then reaches
-:func:`rankmetrics.evaluate`, the command line (its subcommand and the worksheet help),
-:func:`rankmetrics.explain`, worksheets, and the page's data file. It is unregistered
-when the test ends.
+the way the package's own are written: a function and ONE ``register(Metric(...))``,
+plus, optionally, ONE ``teach(Teaching(...))`` in the teaching catalogue with its step
+formula. Nothing else is edited. Without the entry the metric reaches
+:func:`rankmetrics.evaluate`, the command line and the names, and ``explain`` says it has
+no step table; with it, it also reaches :func:`rankmetrics.explain`, worksheets and the
+page's data file. Both are removed when the test ends.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ import rankmetrics as rm
 from rankmetrics import _validation as v
 from rankmetrics import cli, registry
 from rankmetrics.metrics.inputs import prepare
-from rankmetrics.registry import Exercise, Metric, Reference, register
+from rankmetrics.registry import Metric, register
+from rankmetrics.teaching import catalogue
+from rankmetrics.teaching.catalogue import Exercise, Reference, Teaching, teach
 from rankmetrics.teaching.explain import explainable
 from rankmetrics.teaching.worksheet.draw import worksheet_commands
 from rankmetrics.trec import names
@@ -51,20 +54,26 @@ def top_hit_steps(h):
     return value, (Decimal(int(value)) if h.decimals is not None else None)
 
 
-@pytest.fixture
-def throwaway():
-    metric = register(
-        Metric(
+def top_hit_metric(**fields):
+    return Metric(
+        NAME,
+        top_hit,
+        label="Top hit",
+        title="Top hit: 1 when the first result is relevant",
+        names=(NAME,),
+        evaluate=lambda c, k: c.binary[:, :1].sum(axis=1),
+        command="top-hit",
+        **fields,
+    )
+
+
+def top_hit_teaching(**fields):
+    return (
+        Teaching(
             NAME,
-            top_hit,
-            label="Top hit",
             symbol="TH",
-            title="Top hit: 1 when the first result is relevant",
-            names=(NAME,),
-            evaluate=lambda c, k: c.binary[:, :1].sum(axis=1),
             explain="hits",
             steps=top_hit_steps,
-            command="top-hit",
             examples=("rankmetrics top-hit 1 0 0",),
             worksheet=Exercise("rank 1 is {blank} → {label} = {blank}", whole=True),
             reference=Reference(
@@ -75,11 +84,27 @@ def throwaway():
                 chapter="ch-precision_recall",
             ),
         )
+        if not fields
+        else Teaching(NAME, **fields)
     )
+
+
+@pytest.fixture
+def untaught():
+    """The metric registered, with no teaching entry."""
+    metric = register(top_hit_metric())
     names._parse_name.cache_clear()
     yield metric
     del registry.METRICS[NAME]
+    catalogue.CATALOGUE.pop(NAME, None)
     names._parse_name.cache_clear()
+
+
+@pytest.fixture
+def throwaway(untaught):
+    """The metric registered and taught (one entry in the catalogue)."""
+    teach(top_hit_teaching())
+    return untaught
 
 
 def _cli(*args):
@@ -135,11 +160,42 @@ def test_a_metric_registered_once_reaches_every_tool(throwaway, tmp_path):
         "keywords": [],
         "korean": "첫 적중",
         "page": False,
+        "precision_at_hits": False,
     }
 
 
+def test_a_metric_without_a_teaching_entry_works_everywhere_but_explain(untaught):
+    # evaluate: q1 ranks a (grade 2) first -> 1; q2 ranks h (unjudged) first -> 0
+    result = rm.evaluate(
+        {"q1": {"a": 2, "b": 0}, "q2": {"d": 1}},
+        {"q1": {"a": 0.9, "b": 0.5}, "q2": {"h": 0.9, "d": 0.1}},
+        [NAME],
+    )
+    np.testing.assert_array_equal(result.per_query[NAME], [1.0, 0.0])
+    assert names.parse_metric(NAME).metric is untaught
+    # the command line computes it; its help has no examples; --explain is refused by name
+    status, out, err = _cli("top-hit", "O", "X", "X")
+    assert (status, out.strip().splitlines()[-1], err) == (0, "1.0", "")
+    status, out, err = _cli("top-hit", "1", "0", "--explain")
+    assert status == 2 and "top_hit" in err and "단계표" in err
+    with pytest.raises(ValueError, match="top_hit.*단계표|top_hit has no step table"):
+        rm.explain(NAME, [1, 0])
+    assert NAME not in explainable() and "top-hit" not in worksheet_commands()
+    # the page's table lists it, with no family, not on the page
+    row = rm.teaching.page.metric_table()[NAME]
+    assert (row["family"], row["page"], row["korean"], row["symbol"]) == (None, False, None, "Top hit")
+
+
+def test_teach_refuses_an_unknown_metric_and_a_second_entry(untaught):
+    with pytest.raises(ValueError, match="no_such_metric"):
+        teach(Teaching("no_such_metric"))
+    teach(top_hit_teaching())
+    with pytest.raises(ValueError, match=NAME):
+        teach(top_hit_teaching())
+
+
 def test_the_throwaway_is_gone_afterwards():
-    assert NAME not in registry.METRICS
+    assert NAME not in registry.METRICS and NAME not in catalogue.CATALOGUE
     assert NAME not in explainable() and "top-hit" not in worksheet_commands()
     with pytest.raises(ValueError):
         rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [NAME])
@@ -171,9 +227,13 @@ def test_the_throwaway_is_gone_afterwards():
         ({"explain": "err"} | {"page": True}, "page=True needs"),
     ],
 )
-def test_register_refuses_teaching_fields_that_cannot_work(fields, why):
+def test_teach_refuses_teaching_fields_that_cannot_work(fields, why):
     # Each of these would give a neighbour's kind of problem, or none, silently.
-    metric = Metric(NAME, top_hit, label="Top hit", title="t", command="top-hit", **fields)
-    with pytest.raises(ValueError, match=f"metric '{NAME}': .*{re.escape(why)}"):
-        register(metric)
-    assert NAME not in registry.METRICS
+    cutoff = fields.pop("cutoff", "optional")
+    register(Metric(NAME, top_hit, label="Top hit", title="t", command="top-hit", cutoff=cutoff))
+    try:
+        with pytest.raises(ValueError, match=f"metric '{NAME}': .*{re.escape(why)}"):
+            teach(Teaching(NAME, **fields))
+        assert NAME not in catalogue.CATALOGUE
+    finally:
+        del registry.METRICS[NAME]

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ...i18n import N_
-from ...registry import Reference
 from ..rank_based import evaluate_ap
 from ._common import as_rows, per_query, tie_averaged, trec_measure
 
@@ -135,14 +134,6 @@ MEASURES = (
         text="{}",
         trec_lines="all",
         reads_ranking=False,
-        reference=Reference(
-            korean="시스템 이름",
-            formula=r"\text{runid} = \text{결과 파일 마지막 줄의 시스템 이름}",
-            conventions="숫자가 아니라 글자이며, 결과 파일 마지막 줄의 여섯째 칸(시스템 이름)을 씁니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_runid.c",),
-        ),
     ),
     trec_measure(
         "num_q",
@@ -154,14 +145,6 @@ MEASURES = (
         count=True,
         trec_lines="all",
         reads_ranking=False,
-        reference=Reference(
-            korean="질의 수",
-            formula=r"num\_q = \lvert Q \rvert",
-            conventions="평가한 질의의 수입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_num_q.c",),
-        ),
     ),
     trec_measure(
         "num_nonrel_judged_ret",
@@ -171,14 +154,6 @@ MEASURES = (
         lambda c, k: np.count_nonzero(c.nonrelevant, axis=1).astype(float),
         summary="sum",
         count=True,
-        reference=Reference(
-            korean="검색된 판정된 무관 문서 수",
-            formula=r"num\_nonrel\_judged\_ret = \lvert Ret \cap NonRel \rvert",
-            conventions="판정 파일에 등급 0 이상, 판정 수준 미만으로 적힌 문서 가운데 검색된 것의 수입니다.",
-            papers=("trec_eval",),
-            chapter="ch-incomplete_judgements",
-            trec_files=("m_num_nonrel_judged_ret.c",),
-        ),
     ),
     trec_measure(
         "unjudged_fraction",
@@ -188,14 +163,6 @@ MEASURES = (
         lambda c, k: unjudged_fraction(c.unjudged, k),
         cutoff="required",
         trec_cutoff_name="unj",
-        reference=Reference(
-            korean="미판정률",
-            formula=r"unj@k = \frac{\lvert \{ i \le k : i\text{위가 미판정} \} \rvert}{k}",
-            conventions="판정 파일에 없거나 등급이 음수인 문서를 미판정으로 셉니다. 목록 끝 너머는 판정된 문서로 보고 분모는 언제나 $k$입니다.",
-            papers=("trec_eval",),
-            chapter="ch-incomplete_judgements",
-            trec_files=("m_unjudged.c",),
-        ),
     ),
     trec_measure(
         "judged_fraction",
@@ -207,13 +174,6 @@ MEASURES = (
         names=("judged",),
         averages_ties=True,
         ir_name="Judged",
-        reference=Reference(
-            korean="판정률",
-            formula=r"judged@k = \frac{\lvert \{ i \le k : i\text{위가 판정 파일에 있음} \} \rvert}{\min(k, \lvert Ret \rvert)}",
-            conventions="등급이 무엇이든 판정 파일에 있으면 판정된 문서로 셉니다(ir_measures의 `Judged`). 목록이 $k$보다 짧으면 목록 길이로 나눕니다.",
-            papers=("macavaney2022irmeasures",),
-            chapter="ch-incomplete_judgements",
-        ),
     ),
     trec_measure(
         "relevance_string",
@@ -228,14 +188,6 @@ MEASURES = (
         summary="none",
         text="'{}'",
         trec_lines="queries",
-        reference=Reference(
-            korean="등급 문자열",
-            formula=r"relstring = c_1 c_2 \cdots c_k",
-            conventions="상위 문서마다 한 글자입니다: 등급 0–9는 숫자, 9보다 크면 `>`, 판정 파일에 없으면 `-`, 풀에 있으나 판정하지 않았으면 `.`입니다. 길이는 10이 기본입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_relstring.c",),
-        ),
     ),
     # The counts and gm_map: measures that exist only over many queries.
     trec_measure(
@@ -249,14 +201,6 @@ MEASURES = (
         reads_ranking=False,
         averages_ties=True,  # no order in a count
         ir_name="NumRet",
-        reference=Reference(
-            korean=N_("the number of documents retrieved"),
-            formula=r"num\_ret = \lvert Ret \rvert",
-            conventions="질의마다 런이 내놓은 문서 수입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_num_ret.c",),
-        ),
     ),
     trec_measure(
         "num_rel",
@@ -270,14 +214,6 @@ MEASURES = (
         averages_ties=True,
         ir_name="NumRel",
         ir_parameters=(("rel", None),),
-        reference=Reference(
-            korean="관련 문서 수",
-            formula=r"num\_rel = R = \lvert Rel \rvert",
-            conventions="판정 파일에서 등급이 판정 수준 이상인 문서 수입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_num_rel.c",),
-        ),
     ),
     trec_measure(
         "num_rel_ret",
@@ -290,14 +226,6 @@ MEASURES = (
         averages_ties=True,  # the whole list: no order
         ir_name="NumRelRet",
         ir_parameters=(("rel", None),),
-        reference=Reference(
-            korean=N_("the number of relevant documents retrieved"),
-            formula=r"num\_rel\_ret = \lvert Ret \cap Rel \rvert",
-            conventions="검색된 문서 가운데 등급이 판정 수준 이상인 것의 수입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_num_rel_ret.c",),
-        ),
     ),
     trec_measure(
         "gm_map",
@@ -308,13 +236,5 @@ MEASURES = (
         summary="geometric",
         trec_lines="all",
         averages_ties=True,
-        reference=Reference(
-            korean="AP의 기하평균",
-            formula=r"GM\text{-}MAP = \exp\left(\frac{1}{\lvert Q \rvert} \sum_{u \in Q} \ln \max(AP_u, 10^{-5})\right)",
-            conventions="AP가 낮은 질의를 MAP보다 무겁게 봅니다. 질의마다의 AP를 $10^{-5}$ 아래로 내리지 않습니다.",
-            papers=("voorhees2005trec", "trec_eval"),
-            chapter="ch-many_queries",
-            trec_files=("m_gm_map.c",),
-        ),
     ),
 )

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..._arrays import pad_right, safe_divide, sequential_sum
 from ...i18n import N_
-from ...registry import Columns, Reference
+from ...registry import Columns
 from ..conventions import discounts, gain_map
 from ._common import as_rows, per_query, spread, trec_gain_arrays, trec_measure
 
@@ -235,14 +235,6 @@ MEASURES = (
         "binG",
         N_("binG: the mean over relevant documents, discounted by the non-relevant ones ahead"),
         lambda c, k: _binary_g(c.relevant, c.hits_so_far, c.n_relevant),
-        reference=Reference(
-            korean="binG",
-            formula=r"binG = \frac{1}{R} \sum_{r} \frac{1}{\log_2(2 + n_r)}",
-            conventions="$n_r$은 관련 문서 $r$보다 위에 놓인 무관(또는 미판정) 문서 수입니다. 검색되지 않은 관련 문서는 0을 더합니다. trec_eval의 실험용 측정입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_binG.c",),
-        ),
     ),
     trec_measure(
         "normalized_gain",
@@ -251,14 +243,6 @@ MEASURES = (
         N_("G: the sum of gains, discounted by how far they fall behind the ideal ordering"),
         lambda c, k, gains=None: normalized_gain(*trec_gain_arrays(c, gain_map(gains, "G")[0])),
         parameter="gains",
-        reference=Reference(
-            korean="G",
-            formula=r"G = \frac{1}{\sum_i g^*_i} \sum_{i} \frac{g_i}{\log_2(2 + C_i - S_i)}",
-            conventions=r"$S_i$는 $i$위까지 런이 얻은 이득의 합, $C_i$는 $i$위까지 $\max(g^*_j, 1)$의 합입니다($g^*$는 이상적 순서의 이득). trec_eval의 실험용 측정이며, 이득은 등급 그대로가 기본입니다(`G_1=3,2=9`처럼 바꿀 수 있습니다).",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_G.c",),
-        ),
     ),
     trec_measure(
         "ndcg_over_relevant",
@@ -267,14 +251,6 @@ MEASURES = (
         N_("ndcg_rel: the mean of nDCG at each relevant document"),
         lambda c, k, gains=None: _ndcg_over_relevant(_shared_curve(c, gains, "ndcg_rel")),
         parameter="gains",
-        reference=Reference(
-            korean="관련 문서 위치의 평균 nDCG",
-            formula=r"ndcg\_rel = \frac{1}{R} \sum_{r} nDCG@i_r",
-            conventions="$i_r$은 관련 문서 $r$의 순위이고, 검색되지 않은 관련 문서는 목록 끝의 nDCG를 더합니다. 이상적 순서는 판정 전체에서 만듭니다.",
-            papers=("jarvelin2002cumulated", "trec_eval"),
-            chapter="ch-many_queries",
-            trec_files=("m_ndcg_rel.c",),
-        ),
     ),
     trec_measure(
         "ndcg_at_r_levels",
@@ -285,14 +261,6 @@ MEASURES = (
             _shared_curve(c, gains, "Rndcg"), c.n_retrieved, c.n_relevant
         ),
         parameter="gains",
-        reference=Reference(
-            korean="이상적 이득 단계의 평균 nDCG",
-            formula=r"Rndcg = \frac{1}{\lvert L \rvert} \sum_{\ell \in L} nDCG@\ell",
-            conventions="$L$은 이상적 순서의 이득이 바뀌는 순위들입니다(등급 3 문서 5개, 등급 2 문서 3개면 5위와 8위). 관련 문서가 없으면 0입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_Rndcg.c",),
-        ),
     ),
     trec_measure(
         "trec_dcg",
@@ -301,14 +269,6 @@ MEASURES = (
         N_("dcg: the discounted cumulative gain (DCG) of the whole ranking, not normalised"),
         lambda c, k, gains=None: discounted_gain(trec_gain_arrays(c, gain_map(gains, "dcg")[0])[0]),
         parameter="gains",
-        reference=Reference(
-            korean="할인 누적 이득",
-            formula=r"DCG = \sum_{i=1}^{n} \frac{g_i}{\log_2(i + 1)}",
-            conventions="trec_eval 10.0의 `dcg`: 검색된 목록 전체의 DCG이며 정규화하지 않습니다. 이득은 등급 그대로이고 `dcg.1=3,2=9`처럼 등급마다 바꿀 수 있습니다. `all_trec`에는 들지 않습니다.",
-            papers=("jarvelin2002cumulated",),
-            chapter="ch-dcg_ndcg",
-            trec_files=("m_ndcg.c",),
-        ),
     ),
     trec_measure(
         "ideal_dcg",
@@ -319,13 +279,5 @@ MEASURES = (
             trec_gain_arrays(c, gain_map(gains, "ideal_dcg")[0])[1]
         ),
         parameter="gains",
-        reference=Reference(
-            korean="이상적 DCG",
-            formula=r"IDCG = \sum_{i=1}^{R_g} \frac{g^{*}_i}{\log_2(i + 1)}",
-            conventions="trec_eval 10.0의 `ideal_dcg`: 판정된 모든 문서를 이득이 큰 순서로 놓은 목록의 DCG입니다(nDCG의 분모). `all_trec`에는 들지 않습니다.",
-            papers=("jarvelin2002cumulated",),
-            chapter="ch-dcg_ndcg",
-            trec_files=("m_ndcg.c",),
-        ),
     ),
 )

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide, sequential_sum
 from ...i18n import N_
-from ...registry import Columns, Reference
+from ...registry import Columns
 from ._common import as_rows, per_query, spread, trec_measure
 
 _INFAP_EPSILON = 0.00001  # trec_eval.h
@@ -152,14 +152,6 @@ MEASURES = (
         "bpref",
         N_("bpref: how far relevant documents rank ahead of judged non-relevant ones"),
         _evaluate_bpref,
-        reference=Reference(
-            korean="bpref",
-            formula=r"bpref = \frac{1}{R} \sum_{r} \left(1 - \frac{\min(n_r, R)}{\min(N, R)}\right)",
-            conventions="$R$는 관련 문서 수, $N$은 판정된 무관 문서 수, $n_r$은 관련 문서 $r$보다 위에 놓인 판정된 무관 문서 수입니다. 판정되지 않은 문서는 세지 않습니다.",
-            papers=("buckley2004retrieval",),
-            chapter="ch-incomplete_judgements",
-            trec_files=("m_bpref.c",),
-        ),
     ),
     trec_measure(
         "gm_bpref",
@@ -169,14 +161,6 @@ MEASURES = (
         _evaluate_bpref,
         summary="geometric",
         trec_lines="all",
-        reference=Reference(
-            korean="bpref의 기하평균",
-            formula=r"GM\text{-}bpref = \exp\left(\frac{1}{\lvert Q \rvert} \sum_{u \in Q} \ln \max(bpref_u, 10^{-5})\right)",
-            conventions="질의마다의 bpref를 $10^{-5}$ 아래로 내리지 않고 기하평균합니다.",
-            papers=("buckley2004retrieval",),
-            chapter="ch-incomplete_judgements",
-            trec_files=("m_gm_bpref.c",),
-        ),
     ),
     trec_measure(
         "inferred_ap",
@@ -184,13 +168,5 @@ MEASURES = (
         "infAP",
         N_("infAP: AP estimated from a sample of judgements"),
         _evaluate_inferred_ap,
-        reference=Reference(
-            korean="infAP",
-            formula=r"infAP = \frac{1}{R} \sum_{r} E[P@k_r], \quad E[P@k] = \frac{1}{k} + \frac{k-1}{k} \cdot \frac{pooled_{<k}}{k-1} \cdot \frac{rel_{<k} + \varepsilon}{judged_{<k} + 2\varepsilon}",
-            conventions=r"풀에 있으나 판정하지 않은 문서는 등급 −1로 적습니다. $\varepsilon = 10^{-5}$이고, 1위의 관련 문서는 1을 더합니다. 등급 −1이 없으면 AP와 같습니다.",
-            papers=("yilmaz2006estimating",),
-            chapter="ch-incomplete_judgements",
-            trec_files=("m_infap.c",),
-        ),
     ),
 )

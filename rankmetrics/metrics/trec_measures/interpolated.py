@@ -13,7 +13,7 @@ import numpy as np
 from ..._arrays import safe_divide
 from ..._validation import check_choice
 from ...i18n import N_
-from ...registry import Columns, Reference
+from ...registry import Columns
 from ._common import as_rows, out_of_range, parameter_numbers, per_query, required_level, trec_measure
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # trec_eval.h
@@ -263,14 +263,6 @@ MEASURES = (
             c.shared(_curve), c.n_relevant, required_level(level, "iprec_at_recall"), c.recall_rank
         ),
         parameter="level",
-        reference=Reference(
-            korean="보간 정밀도",
-            formula=r"iprec(r) = \max_{i \ge i_c} P@i, \quad c = \mathrm{round}(r \cdot R)",
-            conventions='재현율 수준 $r$을 관련 문서 수 $c$로 바꾸고, $c$번째 관련 문서가 나온 순위 $i_c$부터 끝까지의 가장 높은 정밀도를 씁니다. 반올림은 trec_eval 10.0의 `lround`가 기본입니다(9.x는 `recall_rank="plus_0.9"`).',
-            papers=("manning2008introduction",),
-            chapter="ch-many_queries",
-            trec_files=("m_iprec_at_recall.c",),
-        ),
         check_parameter=lambda level: out_of_range([level], N_("the recall level"), 0, 1),
     ),
     trec_measure(
@@ -285,14 +277,6 @@ MEASURES = (
             c.recall_rank,
         ),
         parameter="numbers",
-        reference=Reference(
-            korean="11점 평균 보간 정밀도",
-            formula=r"11pt = \frac{1}{11} \sum_{r \in \{0, 0.1, \dots, 1\}} iprec(r)",
-            conventions="재현율 수준은 0.0부터 1.0까지 11개가 기본이고, `11pt_avg_0.2,0.5,0.8`처럼 다른 수준을 줄 수 있습니다.",
-            papers=("salton1983introduction",),
-            chapter="ch-many_queries",
-            trec_files=("m_11pt_avg.c",),
-        ),
         check_parameter=lambda recalls: out_of_range(recalls, N_("a recall level"), 0, 1),
     ),
     trec_measure(
@@ -304,14 +288,6 @@ MEASURES = (
             c.hits_so_far, c.n_relevant, required_level(multiple, "Rprec_mult")
         ),
         parameter="level",
-        reference=Reference(
-            korean="R 배수 정밀도",
-            formula=r"Rprec\_mult(m) = P@c, \quad c = \lfloor m \cdot R + 0.9 \rfloor",
-            conventions="$m = 1$이면 R-정밀도입니다. 목록 끝 너머의 순위는 무관 문서로 셉니다. 배수 $m$은 반드시 적어야 합니다(`Rprec_mult_0.20`).",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_Rprec_mult.c",),
-        ),
         check_parameter=lambda multiple: out_of_range([multiple], N_("the multiple of R"), 0, open_low=True),
     ),
     trec_measure(
@@ -322,13 +298,5 @@ MEASURES = (
         lambda c, k: _relative_precision(c.hits_in_top(k), c.n_relevant, k),
         cutoff="required",
         trec_cutoff_name="relative_P",
-        reference=Reference(
-            korean="상대 정밀도",
-            formula=r"relative\_P@k = \frac{Hits@k}{\min(k, R)}",
-            conventions="$R$위까지는 정밀도, 그 뒤로는 재현율과 같습니다. 컷오프 $k$를 반드시 적어야 하고, 관련 문서가 없으면 0입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_rel_P.c",),
-        ),
     ),
 )

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ...i18n import N_, _
-from ...registry import Columns, Reference
+from ...registry import Columns
 from ..conventions import RBP_PERSISTENCE, gain_map
 from ._common import as_rows, out_of_range, per_query, tie_averaged, trec_gain_arrays, trec_measure
 
@@ -135,14 +135,6 @@ MEASURES = (
         averages_ties=True,  # a sum of per-rank terms: each rank earns its tie group's mean gain
         ir_name="RBP",
         ir_parameters=(("p", 0.8),),  # ir_measures' RBP defaults to p = 0.8, trec_eval's rbp to 0.9
-        reference=Reference(
-            korean="순위 편향 정밀도",
-            formula=r"RBP = (1 - p) \sum_{i} g_i \, p^{\,i-1}",
-            conventions="사용자가 다음 문서로 넘어갈 확률 $p$는 0.9가 기본입니다(ir_measures의 `RBP`는 0.8). 이득은 0과 1 사이로, 등급이 그 밖이면 질의마다 최고 등급으로 나눕니다.",
-            papers=("moffat2008rank",),
-            chapter="ch-many_queries",
-            trec_files=("m_rbp.c",),
-        ),
     ),
     trec_measure(
         "rbp_residual",
@@ -153,14 +145,6 @@ MEASURES = (
             c.unjudged, c.n_retrieved, _persistence_only(gains, "rbp_resid")
         ),
         parameter="gains",
-        reference=Reference(
-            korean="RBP 잔차",
-            formula=r"rbp\_resid = p^{\,n} + (1 - p) \sum_{i \in Unj} p^{\,i-1}",
-            conventions="$n$은 검색된 문서 수, $Unj$는 판정되지 않은 검색 문서의 순위입니다. 판정되지 않은 문서가 모두 관련이었다면 RBP가 더 오를 수 있는 몫이며, 그런 문서가 없으면 0입니다.",
-            papers=("moffat2008rank",),
-            chapter="ch-incomplete_judgements",
-            trec_files=("m_rbp_resid.c",),
-        ),
         check_parameter=lambda gains: _persistence_out_of_range(gains, "rbp_resid"),
     ),
 )

@@ -12,7 +12,6 @@ import numpy as np
 
 from ..._arrays import safe_divide
 from ...i18n import N_
-from ...registry import Reference
 from ._common import out_of_range, parameter_numbers, per_query, trec_measure
 
 UTILITY_DEFAULT = (1.0, -1.0, 0.0, 0.0)  # utility's p1..p4 (trec_eval.h)
@@ -166,14 +165,6 @@ MEASURES = (
             parameter_numbers(coefficients, "utility", UTILITY_DEFAULT, 4),
         ),
         parameter="numbers",
-        reference=Reference(
-            korean="효용",
-            formula="utility = p_1 a + p_2 b + p_3 c + p_4 d",
-            conventions="$a$는 검색된 관련 문서, $b$는 검색된 무관 문서, $c$는 검색되지 않은 관련 문서, $d$는 검색되지 않은 무관 문서의 수입니다. 계수는 $(1, -1, 0, 0)$이 기본이라 $a - b$입니다.",
-            papers=("lewis1996trec4",),
-            chapter="ch-many_queries",
-            trec_files=("m_utility.c",),
-        ),
     ),
     trec_measure(
         "set_precision",
@@ -181,14 +172,6 @@ MEASURES = (
         "set_P",
         N_("set precision: relevant retrieved ÷ retrieved"),
         lambda c, k: set_precision(c.n_relevant_retrieved, c.n_retrieved),
-        reference=Reference(
-            korean="집합 정밀도",
-            formula=r"set\_P = \frac{\lvert Ret \cap Rel \rvert}{\lvert Ret \rvert}",
-            conventions="순위를 보지 않고 검색된 문서 전체 $Ret$를 한 집합으로 봅니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_set_P.c",),
-        ),
     ),
     trec_measure(
         "set_relative_precision",
@@ -196,14 +179,6 @@ MEASURES = (
         "set_relative_P",
         N_("set relative precision: relevant retrieved ÷ min(retrieved, R)"),
         lambda c, k: set_relative_precision(c.n_relevant_retrieved, c.n_retrieved, c.n_relevant),
-        reference=Reference(
-            korean="집합 상대 정밀도",
-            formula=r"set\_relative\_P = \frac{\lvert Ret \cap Rel \rvert}{\min(\lvert Ret \rvert, R)}",
-            conventions="검색된 문서 수가 $R$보다 적으면 집합 정밀도, 많으면 집합 재현율과 같습니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_set_rel_P.c",),
-        ),
     ),
     trec_measure(
         "set_recall",
@@ -211,14 +186,6 @@ MEASURES = (
         "set_recall",
         N_("set recall: relevant retrieved ÷ R"),
         lambda c, k: set_recall(c.n_relevant_retrieved, c.n_relevant),
-        reference=Reference(
-            korean="집합 재현율",
-            formula=r"set\_recall = \frac{\lvert Ret \cap Rel \rvert}{R}",
-            conventions="검색된 문서 전체에서 센 재현율입니다. 관련 문서가 없으면 0입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_set_recall.c",),
-        ),
     ),
     trec_measure(
         "set_map",
@@ -226,14 +193,6 @@ MEASURES = (
         "set_map",
         N_("set AP without ranks: set precision × set recall"),
         lambda c, k: set_map(c.n_relevant_retrieved, c.n_retrieved, c.n_relevant),
-        reference=Reference(
-            korean="집합 AP",
-            formula=r"set\_map = set\_P \cdot set\_recall = \frac{\lvert Ret \cap Rel \rvert^2}{\lvert Ret \rvert \cdot R}",
-            conventions="검색된 문서가 모두 집합 정밀도만큼의 정밀도를 가진다고 본 순위 없는 AP입니다.",
-            papers=("trec_eval",),
-            chapter="ch-many_queries",
-            trec_files=("m_set_map.c",),
-        ),
     ),
     trec_measure(
         "set_f",
@@ -247,14 +206,6 @@ MEASURES = (
             parameter_numbers(beta, "set_F", (1.0,), 1)[0],
         ),
         parameter="numbers",
-        reference=Reference(
-            korean="집합 F",
-            formula=r"set\_F = \frac{(\beta + 1) \, P \, R_s}{\beta P + R_s}, \quad P = set\_P, \; R_s = set\_recall",
-            conventions=r"$\beta$는 1이 기본이라 검색된 집합의 F1입니다(`set_F_0.5`처럼 바꿀 수 있습니다). 검색된 관련 문서가 없으면 0입니다.",
-            papers=("vanrijsbergen1979information",),
-            chapter="ch-many_queries",
-            trec_files=("m_set_F.c",),
-        ),
         # (beta + 1) P R / (beta P + R) is a weighted harmonic mean, in [0, 1], only for beta >= 0.
         check_parameter=lambda beta: out_of_range(beta[:1], N_("beta (the weight of recall)"), 0),
     ),

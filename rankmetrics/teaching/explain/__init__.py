@@ -29,6 +29,7 @@ from ...metrics.conventions import GAINS
 from ...metrics.inputs import prepare
 from ...registry import METRICS as REGISTRY
 from ...registry import Metric
+from ..catalogue import entry, where
 from .dcg_steps import explain_dcg
 from .err_steps import explain_err
 from .hit_steps import explain_hits
@@ -42,9 +43,10 @@ __all__ = ["Column", "Explanation", "Section", "explain", "explainable"]
 def explainable() -> tuple[str, ...]:
     """The metric names :func:`explain` accepts (the public function names), in registry order.
 
-    Read from the registry on every call, so a metric registered later is explained too.
+    A metric is explained when its teaching entry (:mod:`rankmetrics.teaching.catalogue`)
+    names a step table. Read on every call, so a metric taught later is explained too.
     """
-    return tuple(m.name for m in REGISTRY.values() if m.explain is not None)
+    return tuple(t.name for t in where(explain=bool))
 
 
 def explain(
@@ -115,8 +117,16 @@ def explain(
     >>> explain("reciprocal_rank", list("XYZW"), relevant={"Z"}).steps
     ['RR = 1 ÷ 3 = 0.3333']
     """
+    if isinstance(metric, str) and metric in REGISTRY and metric not in explainable():
+        raise ValueError(
+            _(
+                "{metric} has no step table: its teaching entry (rankmetrics.teaching.catalogue) "
+                "names none. Call rankmetrics.evaluate or the metric's function for its value."
+            ).format(metric=metric)
+        )
     metric = v.check_choice(metric, "metric", explainable())
     registered = REGISTRY[metric]
+    family = entry(metric).explain
     k = v.check_k(k)
     decimals = None if decimals is None else v.check_decimals(decimals, "decimals")
     discount_decimals = (
@@ -146,7 +156,7 @@ def explain(
                 "k does not apply to {metric} (its cutoff is R, the number of relevant items); got k={k}"
             ).format(metric=metric, k=k)
         )
-    if registered.explain == "mean":
+    if family == "mean":
         return explain_mean(metric, x, k, decimals, kwargs, explain)
     queries = prepare(
         x, relevant=kwargs.get("relevant"), n_relevant=kwargs.get("n_relevant"), ideal=kwargs.get("ideal")
@@ -159,10 +169,10 @@ def explain(
             ).format(rows=queries.grades.shape[0])
         )
     items = list(x) if kwargs.get("relevant") is not None else None
-    if registered.explain == "dcg":
+    if family == "dcg":
         gain = v.check_choice(kwargs.get("gain", "linear"), "gain", GAINS)
         return explain_dcg(metric, x, queries, items, k, gain, decimals, discount_decimals, kwargs)
-    if registered.explain == "err":
+    if family == "err":
         return explain_err(metric, x, queries, items, k, decimals, kwargs)
     return explain_hits(metric, x, queries, items, k, decimals, kwargs)
 

@@ -16,6 +16,7 @@ import numpy as np
 from ...i18n import _
 from ...metrics.conventions import cutoff, is_relevant
 from ...registry import METRICS
+from ..catalogue import entry
 from ..hit_formulas import Hits
 from .steps import (
     Column,
@@ -32,6 +33,7 @@ from .steps import (
 
 def explain_hits(metric, x, queries, items, k, decimals, kwargs) -> Explanation:
     registered = METRICS[metric]
+    taught = entry(metric)
     grades = queries.grades
     n = grades.shape[1]
     if registered.cutoff == "none":  # R-precision: the cutoff is R itself
@@ -50,11 +52,12 @@ def explain_hits(metric, x, queries, items, k, decimals, kwargs) -> Explanation:
         row.update(
             grade=float(top[0, i]), hit=bool(hits[i]), mark="O" if hits[i] else "X", hits=int(count[i])
         )
-        row["precision"] = float(count[i] / ranks[i]) if hits[i] else None
-        if decimals is not None and hits[i]:
-            row["precision_rounded"] = float(
-                round_half_up(Decimal(int(count[i])) / Decimal(int(ranks[i])), decimals)
-            )
+        if taught.precision_at_hits:
+            row["precision"] = float(count[i] / ranks[i]) if hits[i] else None
+            if decimals is not None and hits[i]:
+                row["precision_rounded"] = float(
+                    round_half_up(Decimal(int(count[i])) / Decimal(int(ranks[i])), decimals)
+                )
         rows.append(row)
     columns = [Column("rank", _("rank"))]
     if items is not None:
@@ -63,13 +66,14 @@ def explain_hits(metric, x, queries, items, k, decimals, kwargs) -> Explanation:
         Column("grade", _("grade")),
         Column("mark", _("relevant"), align="left"),
         Column("hits", _("hits so far")),
-        Column("precision", _("precision at a relevant rank"), decimals),
     ]
+    if taught.precision_at_hits:  # AP and MAP only: the column the others would teach by accident
+        columns.append(Column("precision", _("precision at a relevant rank"), decimals))
     # Precision-like metrics use the full cutoff (k, even past the list's end); RR, MR, AP
     # show a suffix only when k is given.
     at = f"@{depth}" if registered.cutoff == "required" else (f"@{k}" if k is not None else "")
     h = Hits(
-        label=registered.symbol + at,
+        label=taught.symbol + at,
         at=at,
         found=int(count[-1]) if hits.size else 0,
         depth=depth,
@@ -94,7 +98,7 @@ def explain_hits(metric, x, queries, items, k, decimals, kwargs) -> Explanation:
             "cutoff": cutoff_words(k, n),
         },
     )
-    stepwise, hand = registered.steps(h)
+    stepwise, hand = taught.steps(h)
     official = (
         registered.function(x, **kwargs)
         if registered.cutoff == "none"

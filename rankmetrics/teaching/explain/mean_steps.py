@@ -9,6 +9,7 @@ import numpy as np
 
 from ...i18n import _
 from ...registry import METRICS
+from ..catalogue import symbol
 from .steps import Column, Explanation, Section, exact_text, finish, hand_text, round_half_up, verify
 
 _PER_QUERY = ("relevant", "n_relevant")  # keywords given once per query; the rest apply to every query
@@ -28,8 +29,8 @@ def explain_mean(metric, queries_in, k, decimals, kwargs, explain: Callable[...,
             if values is not None
         }
         parts.append(explain(single, query, k, decimals=decimals, **per_query))
-    label = registered.symbol + (f"@{k}" if k is not None else "")
-    inner = METRICS[single].symbol
+    label = symbol(metric) + (f"@{k}" if k is not None else "")
+    inner = symbol(single)
     rows = []
     for i, part in enumerate(parts, start=1):
         row = {"query": i, "value": part.value}

@@ -11,6 +11,7 @@ import numpy as np
 from ... import _validation as v
 from ...i18n import LANGUAGES, _, use_language
 from ...registry import METRICS
+from ..catalogue import where
 from ..explain import explain
 from ..numbers import round_half_up
 from .render import QUERIES, exercise, graded, of_queries
@@ -22,14 +23,15 @@ __all__ = ["DEFAULT_METRICS", "MAX_COUNT", "make_worksheet", "sheet_metrics", "w
 def sheet_metrics() -> dict[str, str]:
     """Names accepted in ``metrics`` (command-line names and function names) -> function name.
 
-    Every metric registered with ``worksheet=Exercise(...)``, read from the registry on each call.
+    Every metric whose teaching entry has ``worksheet=Exercise(...)``, read on each call.
     """
-    return {name: m.name for m in METRICS.values() if m.worksheet for name in (m.command, m.name) if name}
+    sheets = [METRICS[t.name] for t in where(worksheet=bool)]
+    return {name: m.name for m in sheets for name in (m.command, m.name) if name}
 
 
 def worksheet_commands() -> list[str]:
     """The command-line names of the metrics worksheets use, in registry order (the CLI's help)."""
-    return [m.command for m in METRICS.values() if m.worksheet]
+    return [METRICS[t.name].command for t in where(worksheet=bool)]
 
 
 #: The metrics of a sheet when none are named (the command line's default too).

@@ -14,14 +14,14 @@ language (:class:`~rankmetrics.teaching.worksheet.Worksheet` renders in its own)
 
 from __future__ import annotations
 
-import dataclasses
 import html
 from typing import TYPE_CHECKING
 
 from ...i18n import _, language
 from ...metrics.conventions import discounts
-from ...registry import METRICS, Exercise
+from ...registry import METRICS
 from ...tables import html_table
+from ..catalogue import Exercise, entry, symbol
 from ..explain import Explanation
 from ..numbers import hand_text
 
@@ -35,17 +35,17 @@ QUERIES = 3
 
 def exercise(metric: str) -> Exercise:
     """The kind of problem worksheets set on ``metric``, from its registration."""
-    return METRICS[metric].worksheet
+    return entry(metric).worksheet
 
 
 def graded(metric: str) -> bool:
     """A graded list (gain, discount): DCG and nDCG."""
-    return METRICS[metric].explain == "dcg"
+    return entry(metric).explain == "dcg"
 
 
 def of_queries(metric: str) -> bool:
     """A problem of several queries: MRR and MAP."""
-    return METRICS[metric].explain == "mean"
+    return entry(metric).explain == "mean"
 
 
 def whole(metric: str) -> bool:
@@ -83,7 +83,7 @@ def _topic(sheet: Worksheet) -> str:
     """The metrics of the sheet in the order they first appear: "P@K · R@K · HR@K"."""
     seen: list[str] = []
     for problem in sheet.problems:
-        name = METRICS[problem.metric].symbol + ("@K" if problem.k is not None else "")
+        name = symbol(problem.metric) + ("@K" if problem.k is not None else "")
         if name not in seen:
             seen.append(name)
     return " · ".join(seen)
@@ -120,13 +120,11 @@ def sheet_blocks(sheet: Worksheet) -> list[tuple]:
     if any(graded(p.metric) for p in sheet.problems):  # an O/X sheet has no grades to read
         rule += " " + _("An item whose grade (relevance) is above 0 is relevant.")
     for metric in dict.fromkeys(p.metric for p in sheet.problems if whole(p.metric)):
-        registered = METRICS[metric]
-        # The Korean name is the glossary's (the metric's Reference); other languages use the label.
-        name = (
-            registered.reference.korean if language() == "ko" and registered.reference else registered.label
-        )
+        taught = entry(metric)
+        # The Korean name is the glossary's (the entry's Reference); other languages use the label.
+        name = taught.reference.korean if language() == "ko" and taught.reference else METRICS[metric].label
         rule += " " + _("{symbol}@K ({name}) is 0 or 1, so write 0 or 1 as the answer.").format(
-            symbol=registered.symbol, name=name
+            symbol=taught.symbol, name=name
         )
     blocks: list[tuple] = [
         ("h1", sheet_title(sheet)),
@@ -200,14 +198,8 @@ def key_blocks(sheet: Worksheet) -> list[tuple]:
 
 
 def key_explanation(problem: Problem) -> Explanation:
-    """The step table for the key, without the columns the problem's metric does not use."""
-    e = problem.explanation
-    if exercise(problem.metric).precision_at_hits:
-        return e
-    sections = [
-        dataclasses.replace(s, columns=[c for c in s.columns if c.key != "precision"]) for s in e.sections
-    ]
-    return dataclasses.replace(e, sections=sections)
+    """The step table for the key: the problem's own (only AP's and MAP's show precision at each hit)."""
+    return problem.explanation
 
 
 def _denominator_warning(problems: tuple[Problem, ...]) -> str | None:
@@ -302,7 +294,7 @@ def _blank_blocks(problem: Problem) -> list[tuple]:
     """The empty step table the student fills in, row by row, and the last line of the formula."""
     metric, x, k, label = problem.metric, problem.x, problem.k, problem.label
     sheet = exercise(metric)
-    at = label[len(METRICS[metric].symbol) :]  # "@4" or ""
+    at = label[len(symbol(metric)) :]  # "@4" or ""
     line = _(sheet.line).format(label=label, at=at, k=k, blank=_BLANK, queries=len(x))
     blocks: list[tuple] = []
     if sheet.columns:
