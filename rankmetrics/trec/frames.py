@@ -59,6 +59,9 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
     """
     import pandas as pd
 
+    from .recsys_frames import as_query_frame
+
+    frame = as_query_frame(frame, kind)  # user_id, item_id (and rank, no relevance) in ir_measures' words
     columns = QRELS_COLUMNS if kind == "qrels" else RUN_COLUMNS
     check_columns(frame, kind, columns)
     qid_column, doc_column, value_column = columns
