@@ -34,6 +34,7 @@ from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
 from .evaluation import AbsentQueriesWarning, Evaluation, shown_ids
 from .names import Measure, known_metrics, parse_metric, parse_metrics
 from .records import Records
+from .recsys_frames import exclude_seen
 
 __all__ = [
     "MISSING",
@@ -73,6 +74,7 @@ def evaluate(
     reference: str = UNSET,
     like: str | None = None,
     conventions: Conventions | None = None,
+    exclude: Any = None,
 ) -> Evaluation:
     """Score a run on every judged query, the way trec_eval does unless told otherwise.
 
@@ -226,6 +228,13 @@ def evaluate(
     conventions : Conventions, optional
         Settings built earlier with :meth:`Conventions.resolve`, used as the
         defaults (explicit arguments still override them).
+    exclude : DataFrame ``user_id, item_id`` or dict ``{user: items}``, optional
+        Items each user saw in training, removed from that user's list
+        before it is cut at k, as recommender libraries filter at recommend
+        time (:func:`rankmetrics.trec.recsys_frames.exclude_seen`). The
+        counts removed are ``result.excluded`` (``{user: count}``) and show
+        in the caption. Users without a list are passed over; when no user
+        of ``exclude`` has one, a ValueError.
 
     Returns
     -------
@@ -311,7 +320,10 @@ def evaluate(
     )
     if chunk_queries is not None:
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
-    return evaluate_measures(qrels, run, measures, settings, chunk_queries)
+    if exclude is None:
+        return evaluate_measures(qrels, run, measures, settings, chunk_queries)
+    run, removed = exclude_seen(run, exclude)
+    return replace(evaluate_measures(qrels, run, measures, settings, chunk_queries), excluded=removed)
 
 
 def evaluate_measures(

@@ -54,6 +54,8 @@ class Evaluation:
     conventions: Mapping[str, Any] = field(default_factory=dict)
     # (qrels, run) as given, when they can be read again (paths and dicts), for explain().
     inputs: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    # {user: number of seen items removed before the cut}, with evaluate(..., exclude=...).
+    excluded: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -200,6 +202,10 @@ class Evaluation:
                     "; {count} judged queries absent from the run (scored 0)",
                     absent,
                 ).format(count=absent)
+        if self.excluded:
+            from .recsys_frames import removed_text
+
+            text += removed_text(dict(self.excluded))
         from .. import __version__
 
         return text + _("; rankmetrics {version}, reference {reference}").format(

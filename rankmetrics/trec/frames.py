@@ -60,6 +60,9 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
     """
     import pandas as pd
 
+    from .recsys_frames import as_query_frame
+
+    frame = as_query_frame(frame, kind)  # user_id, item_id (and rank, no relevance) in ir_measures' words
     qid_column, doc_column, value_column = columns(frame, kind)
     qids = _text_column(frame, kind, qid_column)
     docnos = _text_column(frame, kind, doc_column)

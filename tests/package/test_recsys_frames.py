@@ -1,0 +1,46 @@
+"""Recommender frames (user_id, item_id; implicit relevance; rank) and exclude= in evaluate."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+import rankmetrics as rm
+
+
+def _seed() -> tuple[pd.DataFrame, pd.DataFrame]:
+    # The seed's list [A, B, C, D, E] with relevant {B, D, F, G}.
+    test = pd.DataFrame({"user_id": ["u1"] * 4, "item_id": ["B", "D", "F", "G"]})
+    recs = pd.DataFrame({"user_id": ["u1"] * 5, "item_id": list("ABCDE"), "rank": [1, 2, 3, 4, 5]})
+    return test, recs
+
+
+def test_user_item_frames_with_rank_and_implicit_relevance():
+    test, recs = _seed()
+    result = rm.evaluate(test, recs, ["ndcg@5", "p@5"])
+    # hits at ranks 2 and 4; ideal: min(k, |R|) = 4 ones (trec_eval's judged ideal here)
+    dcg = 1 / math.log2(3) + 1 / math.log2(5)
+    ideal = sum(1 / math.log2(i + 1) for i in range(1, 5))
+    assert result.summary["ndcg@5"] == pytest.approx(dcg / ideal)
+    assert result.summary["p@5"] == pytest.approx(2 / 5)
+    assert result.to_pandas()["query_id"].tolist() == ["u1"]
+
+
+def test_exclude_removes_seen_items_before_the_cut():
+    test, recs = _seed()
+    # A seen in training is removed: the list becomes B C D E, B at rank 1, D at rank 3
+    result = rm.evaluate(test, recs, ["p@3", "recip_rank"], exclude={"u1": ["A"], "other": ["Z"]})
+    assert result.per_query["recip_rank"].tolist() == [1.0]
+    assert result.summary["p@3"] == pytest.approx(2 / 3)  # B, C, D: two hits
+    assert dict(result.excluded) == {"u1": 1}
+    assert "1 seen item removed" in str(result)
+    frame = pd.DataFrame({"user_id": ["u1"], "item_id": ["A"]})
+    assert rm.evaluate(test, recs, "p@3", exclude=frame).summary["p@3"] == pytest.approx(2 / 3)
+
+
+def test_exclude_with_no_shared_user_is_an_error():
+    test, recs = _seed()
+    with pytest.raises(ValueError, match="none of its users"):
+        rm.evaluate(test, recs, "p@3", exclude={7: ["A"]})
