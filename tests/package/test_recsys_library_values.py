@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-RECORD = json.loads((Path(__file__).parent / "data" / "recsys_library_values.json").read_text(encoding="utf-8"))
+RECORD = json.loads(
+    (Path(__file__).parent / "data" / "recsys_library_values.json").read_text(encoding="utf-8")
+)
 LIBRARIES = RECORD["libraries"]
 RAN = sorted(name for name, lib in LIBRARIES.items() if lib["installed"])
 
@@ -25,12 +27,13 @@ def discounted(ranks, discount=lambda i: 1 / math.log2(i + 1)):
 # nDCG@5 of the seed list by hand: hits at ranks 2 and 4, under each library's ideal.
 HITS = discounted([2, 4])
 NDCG5 = {
-    "min(k,|R|) ones": HITS / discounted([1, 2, 3, 4]),  # (1/log2 3 + 1/log2 5) / (1 + 1/log2 3 + 1/2 + 1/log2 5)
+    "min(k,|R|) ones": HITS
+    / discounted([1, 2, 3, 4]),  # (1/log2 3 + 1/log2 5) / (1 + 1/log2 3 + 1/2 + 1/log2 5)
     "hits in the list": HITS / discounted([1, 2]),  # the list's own two hits moved to the top
     "k ones": HITS / discounted([1, 2, 3, 4, 5]),
 }
 # LensKit's default discount 1/max(1, log2 i): ranks 1 and 2 both weigh 1.
-CLIPPED = lambda i: 1 / max(1.0, math.log2(i))  # noqa: E731
+CLIPPED = lambda i: 1 / max(1.0, math.log2(i))
 NDCG5["clipped discount"] = discounted([2, 4], CLIPPED) / discounted([1, 2, 3, 4], CLIPPED)
 
 # Which convention each recorded library follows on the seed list (hand values above),
@@ -94,8 +97,9 @@ def test_seed_list_by_hand(library):
 
 def test_the_hand_ideals_differ():
     # The four nDCG@5 values of issue 31, to four places, from the formulas above.
-    assert [round(NDCG5[k], 4) for k in ("min(k,|R|) ones", "k ones", "hits in the list", "clipped discount")] == [
-        0.4144, 0.3601, 0.6509, 0.4791]
+    assert [
+        round(NDCG5[k], 4) for k in ("min(k,|R|) ones", "k ones", "hits in the list", "clipped discount")
+    ] == [0.4144, 0.3601, 0.6509, 0.4791]
 
 
 def test_recbole_averages_over_users_with_test_items():
@@ -126,7 +130,9 @@ def test_cornac_on_the_seed_list():
     assert seed_value("cornac", "nDCG@5") == pytest.approx(NDCG5["min(k,|R|) ones"], abs=1e-12)
     assert seed_value("cornac", "MRR") == pytest.approx(1 / 2, abs=1e-12)
     assert seed_value("cornac", "MAP") == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-12)
-    assert seed_value("cornac", "P@10") == pytest.approx(2 / 10, abs=1e-12)  # divided by k, not by the 5 listed
+    assert seed_value("cornac", "P@10") == pytest.approx(
+        2 / 10, abs=1e-12
+    )  # divided by k, not by the 5 listed
 
 
 def test_implicit_precision_is_micro_averaged():
