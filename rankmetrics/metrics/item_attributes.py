@@ -1,0 +1,348 @@
+"""Measures that read what the items *are*: intra-list diversity, calibration and exposure of groups.
+
+The lists come through :func:`recommendation_lists` (a dict, a DataFrame or a
+2-D array padded with -1, cut at ``k``). Item attributes come as a dict
+``{item: features}`` (a set or list of feature names), or, for integer item ids,
+as a 2-D boolean array with one row per item id and one column per feature.
+Inside, the attributes are a boolean item × feature matrix indexed by the
+lists' item codes.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .. import _validation as v
+from ..i18n import _
+from .recommendation_lists import FRAME_COLUMNS, RecommendationLists, _is_frame, _plain, recommendation_lists
+
+DISTANCES = ("jaccard", "cosine", "euclidean")
+
+# Intra-list diversity looks each pair's distance up in a table over the distinct
+# feature sets among the recommended items (S of them, S² floats). Beyond this many
+# sets the table would be too large, and each chunk computes its pairs' intersections
+# from the features instead: the same values, slower.
+MAX_FEATURE_SETS = 4096
+_CHUNK_ENTRIES = 4_000_000  # pair lookups per chunk: about 32 MB of float64 at a time
+
+
+def _feature_matrix(lists: RecommendationLists, features: Any, name: str) -> np.ndarray:
+    """A boolean (n_items of the lists × n_features) matrix; every recommended item needs a feature."""
+    if isinstance(features, Mapping):
+        column: dict[Any, int] = {}
+        rows: list[tuple[int, list[int]]] = []
+        for item, values in features.items():
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise ValueError(
+                    _("{name}[{item!r}] must be a set or list of features; got {value}").format(
+                        name=name, item=_plain(item), value=v.show(values)
+                    )
+                )
+            code = lists.code(item)
+            if code >= 0:
+                rows.append((code, [column.setdefault(f, len(column)) for f in values]))
+        matrix = np.zeros((lists.n_items, max(len(column), 1)), dtype=bool)
+        for code, columns in rows:
+            matrix[code, columns] = True
+    elif isinstance(features, np.ndarray) and features.ndim == 2 and lists._integer_ids:
+        matrix = np.zeros((lists.n_items, features.shape[1]), dtype=bool)
+        shared = min(lists.n_items, features.shape[0])
+        matrix[:shared] = features[:shared].astype(bool)
+    else:
+        raise ValueError(
+            _(
+                "{name} must be a dict {{item: features}}, or for integer item ids a 2-D boolean array "
+                "(one row per item id); got {kind}"
+            ).format(name=name, kind=type(features).__name__)
+        )
+    lists.require(matrix.any(axis=1), name)
+    return matrix
+
+
+def _distance_table(sets: np.ndarray, distance: str) -> np.ndarray:
+    """Pairwise distances of boolean feature rows (one row per distinct feature set)."""
+    rows = sets.astype(float)
+    shared = rows @ rows.T
+    size = rows.sum(axis=1)
+    a, b = size[:, None], size[None, :]
+    if distance == "jaccard":
+        return 1.0 - shared / (a + b - shared)
+    if distance == "cosine":
+        return 1.0 - shared / np.sqrt(a * b)
+    return np.sqrt(np.maximum(a + b - 2.0 * shared, 0.0))
+
+
+def intra_list_diversity(
+    recs: Any, features: Any, k: int | None = None, *, distance: str = "jaccard"
+) -> float:
+    """Intra-list diversity (ILD): the mean distance between the items of a list, averaged over users.
+
+    Each list's mean over its ``n(n−1)/2`` pairs of the distance between the two
+    items' feature sets, then the mean over users. A list of five action films is
+    accurate and monotonous; ILD sees it.
+
+    Parameters
+    ----------
+    recs : dict, DataFrame or 2-D integer array
+        Every list needs at least two items.
+    features : dict {item: set of features} or 2-D boolean array (one row per integer item id)
+        Every recommended item needs at least one feature.
+    k : positive int or None
+    distance : {"jaccard", "cosine", "euclidean"}
+        ``"jaccard"``: 1 − |A ∩ B| / |A ∪ B|. ``"cosine"``: 1 − |A ∩ B| / √(|A| |B|)
+        (1 − intra-list similarity, as Microsoft Recommenders' ``diversity`` with
+        feature vectors). ``"euclidean"``: the distance between the 0/1 feature
+        rows, as DaisyRec's ``Diversity``.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    The exact mean needs every pair: a top-100 list has 4,950. The distances are
+    looked up in a table over the distinct feature sets among the recommended
+    items and summed in chunks of users, so memory stays bounded while the time
+    grows with users × pairs (measured in ``benchmarks/recsys_beyond_accuracy_speed.py``).
+
+    References
+    ----------
+    Ziegler, McNee, Konstan & Lausen, "Improving recommendation lists through
+    topic diversification", WWW 2005; Smyth & McClave, "Similarity vs.
+    diversity", ICCBR 2001.
+
+    Examples
+    --------
+    >>> lists = {"u1": ["a", "b", "c"], "u2": ["a", "b", "d"], "u3": ["a", "c", "e"]}
+    >>> genres = {"a": {"action"}, "b": {"action", "comedy"}, "c": {"drama"},
+    ...           "d": {"comedy"}, "e": {"drama", "romance"}}
+    >>> round(intra_list_diversity(lists, genres), 4)  # (5/6 + 2/3 + 5/6) / 3
+    0.7778
+    """
+    lists = recommendation_lists(recs, k)
+    distance = v.check_choice(distance, "distance", DISTANCES)
+    if (lists.lengths < 2).any():
+        user = lists.users[int(np.flatnonzero(lists.lengths < 2)[0])]
+        raise ValueError(
+            _("intra_list_diversity: the list of user {user!r} has one item; a pair needs two").format(
+                user=_plain(user)
+            )
+        )
+    matrix = _feature_matrix(lists, features, "features")
+    used = lists.counts > 0
+    sets, inverse = np.unique(matrix[used], axis=0, return_inverse=True)
+    set_of_code = np.full(lists.n_items + 1, len(sets), dtype=np.int64)  # code -1 (padding): the last entry
+    set_of_code[np.flatnonzero(used)] = inverse.ravel()
+    width = lists.codes.shape[1]
+    first, second = np.triu_indices(width, 1)
+    pairs = lists.lengths * (lists.lengths - 1) / 2
+    if len(sets) <= MAX_FEATURE_SETS:
+        # One more row and column of zeros: a pair with the padding adds nothing.
+        table = np.zeros((len(sets) + 1, len(sets) + 1))
+        table[:-1, :-1] = _distance_table(sets, distance)
+        flat_table = table.ravel()
+
+        def pair_sums(chunk: np.ndarray) -> np.ndarray:
+            return flat_table[chunk[:, first] * (len(sets) + 1) + chunk[:, second]].sum(axis=1)
+    else:
+        padded = np.vstack([sets, np.zeros((1, sets.shape[1]), dtype=bool)])
+
+        def pair_sums(chunk: np.ndarray) -> np.ndarray:
+            left, right = padded[chunk[:, first]], padded[chunk[:, second]]
+            shared = (left & right).sum(axis=2).astype(float)
+            a, b = left.sum(axis=2).astype(float), right.sum(axis=2).astype(float)
+            real = (chunk[:, second] < len(sets)).astype(float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if distance == "jaccard":
+                    d = 1.0 - shared / (a + b - shared)
+                elif distance == "cosine":
+                    d = 1.0 - shared / np.sqrt(a * b)
+                else:
+                    d = np.sqrt(a + b - 2.0 * shared)
+            return np.where(real > 0, d, 0.0).sum(axis=1)
+
+    rows = max(1, _CHUNK_ENTRIES // max(len(first), 1))
+    if len(sets) > MAX_FEATURE_SETS:
+        rows = max(1, rows // sets.shape[1])
+    sums = np.empty(len(lists.users))
+    codes = lists.codes
+    for start in range(0, codes.shape[0], rows):
+        chunk = set_of_code[codes[start : start + rows]]  # -1 indexes the padding entry
+        sums[start : start + rows] = pair_sums(chunk)
+    return float(np.mean(sums / pairs))
+
+
+def _genre_shares(items: list, genres: Mapping, column: dict) -> np.ndarray:
+    """The mean genre distribution of ``items``: each item spreads 1 over its genres."""
+    out = np.zeros(len(column))
+    for item in items:
+        names = genres[item]
+        for g in names:
+            out[column[g]] += 1.0 / len(names)
+    return out / len(items)
+
+
+def calibration_kl(
+    history: Any, recs: Any, genres: Mapping, k: int | None = None, *, alpha: float = 0.01
+) -> float:
+    """Steck's miscalibration C_KL: how far each list's genre mix is from the user's history.
+
+    ``p`` is the mean genre distribution of the user's history, ``q`` that of
+    the list (each item's genres weighted 1/|genres|), and
+    ``C_KL = Σ_g p(g) ln(p(g) / q̃(g))`` with ``q̃ = (1 − α) q + α p``, so a
+    genre the list misses costs much but not infinitely. 0 when the list keeps
+    the history's proportions; the mean over the users of ``recs``.
+
+    Parameters
+    ----------
+    history : dict {user: [items]} or DataFrame (user_id, item_id)
+        What each user interacted with; every user of ``recs`` needs at least one item.
+    recs : dict, DataFrame or 2-D integer array
+    genres : dict {item: genres}
+        Every item of the history and the lists needs at least one genre.
+    k : positive int or None
+    alpha : float in (0, 1]
+        Steck's smoothing (0.01 in the paper).
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Steck also allows weights (recency in the history, rank in the list); this
+    is the unweighted mean.
+
+    References
+    ----------
+    Steck, "Calibrated recommendations", RecSys 2018.
+
+    Examples
+    --------
+    >>> history = {"u": ["r%d" % i for i in range(7)] + ["a%d" % i for i in range(3)]}
+    >>> genres = {**{"r%d" % i: ["romance"] for i in range(7)}, **{"a%d" % i: ["action"] for i in range(3)}}
+    >>> round(calibration_kl(history, {"u": ["r0", "r1", "r2"]}, genres), 4)  # p = (0.7, 0.3), q = (1, 0)
+    1.134
+    """
+    lists = recommendation_lists(recs, k)
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha <= 1:
+        raise ValueError(_("alpha must be a number in (0, 1]; got {value}").format(value=v.show(alpha)))
+    if not isinstance(genres, Mapping):
+        raise ValueError(
+            _("genres must be a dict {{item: genres}}; got {kind}").format(kind=type(genres).__name__)
+        )
+    seen = _history(history)
+    column: dict[Any, int] = {}
+    for item, names in genres.items():
+        if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__") or not list(names):
+            raise ValueError(
+                _("genres[{item!r}] must be a non-empty set or list of genres; got {value}").format(
+                    item=_plain(item), value=v.show(names)
+                )
+            )
+        for g in names:
+            column.setdefault(g, len(column))
+    total = 0.0
+    for row, user in enumerate(lists.users):
+        if not seen.get(user):
+            raise ValueError(
+                _("history has no items for user {user!r}, who has a list in recs").format(user=_plain(user))
+            )
+        listed = [lists.items[c] for c in lists.codes[row, : lists.lengths[row]].tolist()]
+        for where, items in (("history", seen[user]), ("recs", listed)):
+            for item in items:
+                if item not in genres:
+                    raise ValueError(
+                        _("genres has no entry for item {item!r} (in the {where} of user {user!r})").format(
+                            item=_plain(item), where=where, user=_plain(user)
+                        )
+                    )
+        p = _genre_shares(seen[user], genres, column)
+        q = _genre_shares(listed, genres, column)
+        mixed = (1 - alpha) * q + alpha * p
+        present = p > 0
+        total += float(np.sum(p[present] * np.log(p[present] / mixed[present])))
+    return total / len(lists.users)
+
+
+def _history(history: Any) -> dict:
+    if _is_frame(history):
+        absent = [c for c in FRAME_COLUMNS if c not in [str(c) for c in history.columns]]
+        if absent:
+            raise ValueError(
+                _("history: the DataFrame needs the columns user_id, item_id; it lacks {absent}").format(
+                    absent=absent
+                )
+            )
+        out: dict = {}
+        for user, item in zip(history["user_id"].tolist(), history["item_id"].tolist()):
+            out.setdefault(user, []).append(item)
+        return out
+    if isinstance(history, Mapping):
+        return {user: list(items) for user, items in history.items()}
+    raise ValueError(
+        _("history must be a dict {{user: [items]}} or a DataFrame (user_id, item_id); got {kind}").format(
+            kind=type(history).__name__
+        )
+    )
+
+
+def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:
+    """Each group's share of the position exposure 1/log2(1 + rank), summed over all lists.
+
+    Rank 1 is seen most, rank 10 about a third as often (the DCG discount read as
+    attention). Two groups with half the items each but 80 % of the exposure for
+    one of them are treated unequally, whatever the accuracy.
+
+    Parameters
+    ----------
+    recs : dict, DataFrame or 2-D integer array
+    groups : dict {item: group} or 1-D array of groups by integer item id
+        Every recommended item needs a group.
+    k : positive int or None
+
+    Returns
+    -------
+    dict {group: share}
+        In the order the groups first appear in ``groups``; the shares sum to 1.
+
+    References
+    ----------
+    Singh & Joachims, "Fairness of exposure in rankings", KDD 2018.
+
+    Examples
+    --------
+    >>> shares = exposure({"u": ["a", "b", "c", "d"]}, {"a": "big", "b": "small", "c": "big", "d": "small"})
+    >>> {g: round(s, 4) for g, s in shares.items()}  # big 1 + 0.5 of 2.5616 in all
+    {'big': 0.5856, 'small': 0.4144}
+    """
+    lists = recommendation_lists(recs, k)
+    if isinstance(groups, np.ndarray) and groups.ndim == 1:
+        groups = dict(enumerate(groups.tolist()))
+    if not isinstance(groups, Mapping):
+        raise ValueError(
+            _("groups must be a dict {{item: group}} or a 1-D array by item id; got {kind}").format(
+                kind=type(groups).__name__
+            )
+        )
+    names: dict[Any, int] = {}
+    group_of_code = np.full(lists.n_items, -1, dtype=np.int64)
+    for item, group in groups.items():
+        index = names.setdefault(group, len(names))
+        code = lists.code(item)
+        if code >= 0:
+            group_of_code[code] = index
+    lists.require(group_of_code >= 0, "groups")
+    weight = 1.0 / np.log2(np.arange(2, lists.codes.shape[1] + 2))
+    present = lists.codes >= 0
+    per_group = np.bincount(
+        group_of_code[lists.codes[present]],
+        weights=np.broadcast_to(weight, lists.codes.shape)[present],
+        minlength=len(names),
+    )
+    shares = per_group / per_group.sum()
+    return {_plain(group): float(shares[index]) for group, index in names.items()}
