@@ -176,16 +176,6 @@ def intra_list_diversity(
     return float(np.mean(sums / pairs))
 
 
-def _genre_shares(items: list, genres: Mapping, column: dict) -> np.ndarray:
-    """The mean genre distribution of ``items``: each item spreads 1 over its genres."""
-    out = np.zeros(len(column))
-    for item in items:
-        names = genres[item]
-        for g in names:
-            out[column[g]] += 1.0 / len(names)
-    return out / len(items)
-
-
 def calibration_kl(
     history: Any, recs: Any, genres: Mapping, k: int | None = None, *, alpha: float = 0.01
 ) -> float:
@@ -235,41 +225,62 @@ def calibration_kl(
         raise ValueError(
             _("genres must be a dict {{item: genres}}; got {kind}").format(kind=type(genres).__name__)
         )
-    seen = _history(history)
+    # Each item's genre distribution: one row per item of ``genres``, 1/|genres| in each of its columns.
+    row_of: dict[Any, int] = {}
     column: dict[Any, int] = {}
+    cells: list[tuple[int, int, float]] = []
     for item, names in genres.items():
-        if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__") or not list(names):
+        names = list(names) if hasattr(names, "__iter__") and not isinstance(names, (str, bytes)) else []
+        if not names:
             raise ValueError(
                 _("genres[{item!r}] must be a non-empty set or list of genres; got {value}").format(
-                    item=_plain(item), value=v.show(names)
+                    item=_plain(item), value=v.show(genres[item])
                 )
             )
-        for g in names:
-            column.setdefault(g, len(column))
-    total = 0.0
-    for row, user in enumerate(lists.users):
-        if not seen.get(user):
-            raise ValueError(
-                _("history has no items for user {user!r}, who has a list in recs").format(user=_plain(user))
+        row = row_of.setdefault(item, len(row_of))
+        cells += [(row, column.setdefault(g, len(column)), 1.0 / len(names)) for g in names]
+    spread = np.zeros((len(row_of), len(column)))
+    spread[[c[0] for c in cells], [c[1] for c in cells]] = [c[2] for c in cells]
+    # q: the mean over each list's items.
+    genre_row = np.full(lists.n_items, -1, dtype=np.int64)
+    for item, row in row_of.items():
+        code = lists.code(item)
+        if code >= 0:
+            genre_row[code] = row
+    lists.require(genre_row >= 0, "genres")
+    q = np.zeros((len(lists.users), len(column)))
+    for rank in range(lists.codes.shape[1]):
+        listed = lists.codes[:, rank] >= 0
+        q[listed] += spread[genre_row[lists.codes[listed, rank]]]
+    q /= lists.lengths[:, None]
+    # p: the mean over each user's history.
+    users, items = _history(history, lists)
+    known = np.array([item in row_of for item in items], dtype=bool) if items else np.zeros(0, dtype=bool)
+    if not known.all():
+        at = int(np.flatnonzero(~known)[0])
+        raise ValueError(
+            _("genres has no entry for item {item!r} (in the history of user {user!r})").format(
+                item=_plain(items[at]), user=_plain(lists.users[users[at]])
             )
-        listed = [lists.items[c] for c in lists.codes[row, : lists.lengths[row]].tolist()]
-        for where, items in (("history", seen[user]), ("recs", listed)):
-            for item in items:
-                if item not in genres:
-                    raise ValueError(
-                        _("genres has no entry for item {item!r} (in the {where} of user {user!r})").format(
-                            item=_plain(item), where=where, user=_plain(user)
-                        )
-                    )
-        p = _genre_shares(seen[user], genres, column)
-        q = _genre_shares(listed, genres, column)
-        mixed = (1 - alpha) * q + alpha * p
-        present = p > 0
-        total += float(np.sum(p[present] * np.log(p[present] / mixed[present])))
-    return total / len(lists.users)
+        )
+    p = np.zeros_like(q)
+    np.add.at(p, users, spread[[row_of[item] for item in items]])
+    sizes = np.bincount(users, minlength=len(lists.users))
+    if (sizes == 0).any():
+        user = lists.users[int(np.flatnonzero(sizes == 0)[0])]
+        raise ValueError(
+            _("history has no items for user {user!r}, who has a list in recs").format(user=_plain(user))
+        )
+    p /= sizes[:, None]
+    mixed = (1 - alpha) * q + alpha * p
+    ratio = np.divide(p, mixed, out=np.ones_like(p), where=p > 0)  # a genre the history lacks adds 0
+    terms = p * np.log(ratio)
+    return float(terms.sum(axis=1).mean())
 
 
-def _history(history: Any) -> dict:
+def _history(history: Any, lists: RecommendationLists) -> tuple[np.ndarray, list]:
+    """The history as (row of the user in ``lists``, item) pairs; users without a list are passed over."""
+    row_of = {user: row for row, user in enumerate(lists.users)}
     if _is_frame(history):
         absent = [c for c in FRAME_COLUMNS if c not in [str(c) for c in history.columns]]
         if absent:
@@ -278,17 +289,22 @@ def _history(history: Any) -> dict:
                     absent=absent
                 )
             )
-        out: dict = {}
-        for user, item in zip(history["user_id"].tolist(), history["item_id"].tolist()):
-            out.setdefault(user, []).append(item)
-        return out
-    if isinstance(history, Mapping):
-        return {user: list(items) for user, items in history.items()}
-    raise ValueError(
-        _("history must be a dict {{user: [items]}} or a DataFrame (user_id, item_id); got {kind}").format(
-            kind=type(history).__name__
+        pairs = zip(history[FRAME_COLUMNS[0]].tolist(), history[FRAME_COLUMNS[1]].tolist())
+    elif isinstance(history, Mapping):
+        pairs = ((user, item) for user, items in history.items() for item in items)
+    else:
+        raise ValueError(
+            _(
+                "history must be a dict {{user: [items]}} or a DataFrame (user_id, item_id); got {kind}"
+            ).format(kind=type(history).__name__)
         )
-    )
+    users, items = [], []
+    for user, item in pairs:
+        row = row_of.get(user, -1)
+        if row >= 0:
+            users.append(row)
+            items.append(item)
+    return np.array(users, dtype=np.int64), items
 
 
 def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:

@@ -291,6 +291,10 @@ def test_calibration_against_plain_python(seed):
         p, q = shares(history[user]), shares(items)
         values.append(sum(pg * math.log(pg / (0.99 * qg + 0.01 * pg)) for pg, qg in zip(p, q) if pg > 0))
     assert rm.calibration_kl(history, lists, genres, k) == pytest.approx(sum(values) / len(values))
+    frame = pd.DataFrame(
+        [(u, i) for u, items in history.items() for i in items], columns=["user_id", "item_id"]
+    )
+    assert rm.calibration_kl(frame, lists, genres, k) == pytest.approx(sum(values) / len(values))
 
 
 def test_large_feature_sets_take_the_chunked_path(monkeypatch):
@@ -396,6 +400,12 @@ def test_bad_arguments_of_the_measures():
         rm.intra_list_diversity(LISTS, GENRES, distance="hamming")
     with pytest.raises(ValueError, match="history has no items for user 'u2'"):
         rm.calibration_kl({"u1": ["a"]}, LISTS, GENRES)  # an unknown user
+    with pytest.raises(
+        ValueError, match="genres has no entry for item 'z' \\(in the history of user 'u1'\\)"
+    ):
+        rm.calibration_kl({u: ["z"] for u in LISTS}, LISTS, GENRES)
+    with pytest.raises(ValueError, match="genres has no entry for item 'e', recommended to user 'u3'"):
+        rm.calibration_kl(LISTS, LISTS, {i: GENRES[i] for i in "abcd"})
     with pytest.raises(ValueError, match="alpha must be a number in"):
         rm.calibration_kl(LISTS, LISTS, GENRES, alpha=0)
     with pytest.raises(ValueError, match="groups has no entry for item 'c'"):
