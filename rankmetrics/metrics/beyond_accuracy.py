@@ -77,10 +77,18 @@ def _catalog_codes(lists: RecommendationLists, catalog: Any) -> int:
         raise ValueError(
             _("catalog must be a non-empty sequence of item ids; got {value}").format(value=v.show(catalog))
         )
+    known = np.zeros(lists.n_items, dtype=bool)
+    if lists._integer_ids and isinstance(catalog, np.ndarray) and catalog.dtype.kind in "iu":
+        # Integer ids are their own codes: no Python loop over a large catalogue.
+        if np.unique(catalog).size < catalog.size:
+            raise ValueError(_("catalog lists an item twice; got {value}").format(value=v.show(catalog)))
+        inside = catalog[(catalog >= 0) & (catalog < lists.n_items)]
+        known[inside] = True
+        lists.require(known | (lists.counts == 0), "catalog")
+        return int(catalog.size)
     items = catalog.tolist() if isinstance(catalog, np.ndarray) else list(catalog)
     if len(set(items)) < len(items):
         raise ValueError(_("catalog lists an item twice; got {value}").format(value=v.show(catalog)))
-    known = np.zeros(lists.n_items, dtype=bool)
     for item in items:
         code = lists.code(item)
         if code >= 0:
@@ -91,8 +99,7 @@ def _catalog_codes(lists: RecommendationLists, catalog: Any) -> int:
 
 def _mean_per_user(lists: RecommendationLists, per_code: np.ndarray) -> float:
     """The mean over users of each list's mean of ``per_code``."""
-    values = np.where(lists.codes >= 0, per_code[lists.codes.clip(0)], 0.0)
-    return float(np.mean(values.sum(axis=1) / lists.lengths))
+    return float(np.mean(lists.sum_per_user(per_code) / lists.lengths))
 
 
 def coverage(
@@ -189,7 +196,7 @@ def novelty(
     lists.require(by_code > 0, "interactions")
     information = -np.log(np.where(by_code > 0, by_code, 1.0) / total) / math.log(base)
     if average == "recommendations":
-        return float(information[lists.flat].mean())
+        return float(lists.sum_per_user(information).sum() / lists.lengths.sum())
     return _mean_per_user(lists, information)
 
 
@@ -378,6 +385,6 @@ def entropy(recs: Any, k: int | None = None, *, base: float = math.e, normalize:
         raise ValueError(_("base must be a number above 1; got {value}").format(value=v.show(base)))
     if normalize is not None:
         v.check_choice(normalize, "normalize", ("distinct_items",))
-    shares = lists.counts[lists.counts > 0] / lists.flat.size
+    shares = lists.counts[lists.counts > 0] / lists.lengths.sum()
     value = float(-np.sum(shares * np.log(shares)) / math.log(base))
     return value / shares.size if normalize else value

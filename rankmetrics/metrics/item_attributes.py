@@ -27,7 +27,13 @@ DISTANCES = ("jaccard", "cosine", "euclidean")
 # sets the table would be too large, and each chunk computes its pairs' intersections
 # from the features instead: the same values, slower.
 MAX_FEATURE_SETS = 4096
-_CHUNK_ENTRIES = 4_000_000  # pair lookups per chunk: about 32 MB of float64 at a time
+# Two exact ways to sum a list's pair distances: a matrix product over per-list
+# histograms of the feature sets (S² multiply-adds per user) or one table look-up per
+# pair (width²/2 per user, each a random memory access worth several multiply-adds).
+# The product is used while S is below this multiple of the list's width, a cross-over
+# chosen from trial runs of benchmarks/recsys_beyond_accuracy_speed.py.
+HISTOGRAM_FACTOR = 8
+_CHUNK_ENTRIES = 1 << 20  # entries per chunk of users (8 MB of float64 at a time)
 
 
 def _feature_matrix(lists: RecommendationLists, features: Any, name: str) -> np.ndarray:
@@ -76,6 +82,63 @@ def _distance_table(sets: np.ndarray, distance: str) -> np.ndarray:
     return np.sqrt(np.maximum(a + b - 2.0 * shared, 0.0))
 
 
+def _pairs_from_histograms(table: np.ndarray):
+    """Σ over a list's pairs as ½ hᵀ D h, h = how many of its items have each feature set.
+
+    A matrix product per chunk of users (S² multiplications per user, S the
+    number of feature sets): the fastest way while S is small next to the list.
+    D is 0 on its diagonal (a set is at distance 0 from itself), so the
+    product holds each pair twice and no item with itself.
+    """
+    n_sets = table.shape[0]
+    rows = max(1, _CHUNK_ENTRIES // n_sets)
+
+    def pair_sums(chunk: np.ndarray) -> np.ndarray:
+        cells = (np.arange(chunk.shape[0])[:, None] * n_sets + chunk).ravel()
+        counts = np.bincount(cells, minlength=chunk.shape[0] * n_sets).reshape(chunk.shape[0], n_sets)
+        counts = counts.astype(float)
+        return np.einsum("us,us->u", counts @ table, counts) / 2
+
+    return pair_sums, rows
+
+
+def _pairs_from_table(table: np.ndarray, width: int):
+    """Σ over a list's pairs (i, i + d), offset by offset, each distance looked up in the table."""
+    n_sets, flat_table = table.shape[0], table.ravel()
+    rows = max(1, _CHUNK_ENTRIES // width)
+
+    def pair_sums(chunk: np.ndarray) -> np.ndarray:
+        row_start = chunk * n_sets
+        out = np.zeros(chunk.shape[0])
+        for d in range(1, chunk.shape[1]):
+            out += flat_table[row_start[:, :-d] + chunk[:, d:]].sum(axis=1)
+        return out
+
+    return pair_sums, rows
+
+
+def _pairs_from_features(sets: np.ndarray, distance: str, width: int):
+    """Σ over a list's pairs, each pair's intersection counted from the two feature rows (no table)."""
+    padded = np.vstack([sets, np.zeros((1, sets.shape[1]), dtype=bool)])
+    first, second = np.triu_indices(width, 1)
+    rows = max(1, _CHUNK_ENTRIES // max(len(first) * sets.shape[1], 1))
+
+    def pair_sums(chunk: np.ndarray) -> np.ndarray:
+        left, right = padded[chunk[:, first]], padded[chunk[:, second]]
+        shared = (left & right).sum(axis=2).astype(float)
+        a, b = left.sum(axis=2).astype(float), right.sum(axis=2).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if distance == "jaccard":
+                d = 1.0 - shared / (a + b - shared)
+            elif distance == "cosine":
+                d = 1.0 - shared / np.sqrt(a * b)
+            else:
+                d = np.sqrt(a + b - 2.0 * shared)
+        return np.where(chunk[:, second] < len(sets), d, 0.0).sum(axis=1)  # pairs with the padding add 0
+
+    return pair_sums, rows
+
+
 def intra_list_diversity(
     recs: Any, features: Any, k: int | None = None, *, distance: str = "jaccard"
 ) -> float:
@@ -104,10 +167,15 @@ def intra_list_diversity(
 
     Notes
     -----
-    The exact mean needs every pair: a top-100 list has 4,950. The distances are
-    looked up in a table over the distinct feature sets among the recommended
-    items and summed in chunks of users, so memory stays bounded while the time
-    grows with users × pairs (measured in ``benchmarks/recsys_beyond_accuracy_speed.py``).
+    The exact mean needs every pair: a top-100 list has 4,950. Items with the same
+    feature set are alike, so the distances are computed once per pair of distinct
+    sets (S of them among the recommended items) and summed in chunks of users, so
+    memory stays bounded. With few sets (S below ``HISTOGRAM_FACTOR`` × the list's
+    length) each list's sum is ½ hᵀ D h over its histogram h of sets, a matrix
+    product; otherwise every pair is looked up, and the time grows with users ×
+    pairs. Beyond ``MAX_FEATURE_SETS`` sets each pair's intersection is counted from
+    the features. All three give the same values; their times are in
+    ``benchmarks/RECSYS_BEYOND_ACCURACY.md``.
 
     References
     ----------
@@ -137,42 +205,20 @@ def intra_list_diversity(
     sets, inverse = np.unique(matrix[used], axis=0, return_inverse=True)
     set_of_code = np.full(lists.n_items + 1, len(sets), dtype=np.int64)  # code -1 (padding): the last entry
     set_of_code[np.flatnonzero(used)] = inverse.ravel()
-    width = lists.codes.shape[1]
-    first, second = np.triu_indices(width, 1)
-    pairs = lists.lengths * (lists.lengths - 1) / 2
-    if len(sets) <= MAX_FEATURE_SETS:
+    if len(sets) > MAX_FEATURE_SETS:
+        pair_sums, rows = _pairs_from_features(sets, distance, lists.codes.shape[1])
+    else:
         # One more row and column of zeros: a pair with the padding adds nothing.
         table = np.zeros((len(sets) + 1, len(sets) + 1))
         table[:-1, :-1] = _distance_table(sets, distance)
-        flat_table = table.ravel()
-
-        def pair_sums(chunk: np.ndarray) -> np.ndarray:
-            return flat_table[chunk[:, first] * (len(sets) + 1) + chunk[:, second]].sum(axis=1)
-    else:
-        padded = np.vstack([sets, np.zeros((1, sets.shape[1]), dtype=bool)])
-
-        def pair_sums(chunk: np.ndarray) -> np.ndarray:
-            left, right = padded[chunk[:, first]], padded[chunk[:, second]]
-            shared = (left & right).sum(axis=2).astype(float)
-            a, b = left.sum(axis=2).astype(float), right.sum(axis=2).astype(float)
-            real = (chunk[:, second] < len(sets)).astype(float)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                if distance == "jaccard":
-                    d = 1.0 - shared / (a + b - shared)
-                elif distance == "cosine":
-                    d = 1.0 - shared / np.sqrt(a * b)
-                else:
-                    d = np.sqrt(a + b - 2.0 * shared)
-            return np.where(real > 0, d, 0.0).sum(axis=1)
-
-    rows = max(1, _CHUNK_ENTRIES // max(len(first), 1))
-    if len(sets) > MAX_FEATURE_SETS:
-        rows = max(1, rows // sets.shape[1])
+        if len(sets) < HISTOGRAM_FACTOR * lists.codes.shape[1]:
+            pair_sums, rows = _pairs_from_histograms(table)
+        else:
+            pair_sums, rows = _pairs_from_table(table, lists.codes.shape[1])
     sums = np.empty(len(lists.users))
-    codes = lists.codes
-    for start in range(0, codes.shape[0], rows):
-        chunk = set_of_code[codes[start : start + rows]]  # -1 indexes the padding entry
-        sums[start : start + rows] = pair_sums(chunk)
+    for start in range(0, lists.codes.shape[0], rows):
+        sums[start : start + rows] = pair_sums(set_of_code[lists.codes[start : start + rows]])
+    pairs = lists.lengths * (lists.lengths - 1) / 2
     return float(np.mean(sums / pairs))
 
 

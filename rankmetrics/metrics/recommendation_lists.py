@@ -34,6 +34,7 @@ import numpy as np
 from .. import _validation as v
 from ..i18n import _
 
+_CHUNK_ENTRIES = 1 << 20  # entries of the code matrix read at a time (8 MB of float64)
 FRAME_COLUMNS = ("user_id", "item_id")  # a recommender's user × item frame, as rm.evaluate reads it
 
 
@@ -54,17 +55,27 @@ class RecommendationLists:
     def n_items(self) -> int:
         return len(self.items)
 
-    @cached_property
-    def flat(self) -> np.ndarray:
-        """Every recommended code, user after user (the padding left out)."""
-        if self.codes.size and (self.lengths == self.codes.shape[1]).all():
-            return self.codes.ravel()  # no padding: no copy
-        return self.codes[self.codes >= 0]
+    def row_chunks(self) -> list[slice]:
+        """Slices of rows of about a million entries each: large arrays are read a chunk at a time."""
+        rows = max(1, _CHUNK_ENTRIES // max(self.codes.shape[1], 1))
+        return [slice(start, start + rows) for start in range(0, self.codes.shape[0], rows)]
 
     @cached_property
     def counts(self) -> np.ndarray:
         """How many lists recommend each item, by code."""
-        return np.bincount(self.flat, minlength=self.n_items)
+        out = np.zeros(self.n_items + 1, dtype=np.int64)
+        for rows in self.row_chunks():
+            # Shifted by one, the padding -1 counts in entry 0, which is then dropped.
+            out += np.bincount(self.codes[rows].ravel() + 1, minlength=self.n_items + 1)
+        return out[1:]
+
+    def sum_per_user(self, per_code: np.ndarray) -> np.ndarray:
+        """Each list's sum of ``per_code`` over its items."""
+        padded = np.append(per_code.astype(float), 0.0)  # code -1 (the padding) reads the last entry: 0
+        out = np.empty(self.codes.shape[0])
+        for rows in self.row_chunks():
+            out[rows] = padded[self.codes[rows]].sum(axis=1)
+        return out
 
     @cached_property
     def _code_of(self) -> dict:
@@ -101,8 +112,8 @@ class RecommendationLists:
 
     def require(self, known: np.ndarray, name: str) -> None:
         """Every recommended item has ``known[code]`` True; else a ValueError naming the first that lacks it."""
-        missing = ~known[self.codes.clip(0)] & (self.codes >= 0)
-        if missing.any():
+        if not ((self.counts == 0) | known).all():  # checked per item; the rows only to name the first
+            missing = ~np.append(known, True)[self.codes]
             row, rank = np.argwhere(missing)[0]
             raise ValueError(
                 _(

@@ -306,6 +306,27 @@ def test_large_feature_sets_take_the_chunked_path(monkeypatch):
         assert rm.intra_list_diversity(lists, features, k, distance=d) == pytest.approx(value)
 
 
+@pytest.mark.parametrize("factor", [0, 1000])
+def test_pair_lookups_and_histogram_products_agree(monkeypatch, factor):
+    # factor 0: every pair looked up in the table; 1000: ½ hᵀ D h per list. Both against plain Python.
+    monkeypatch.setattr(item_attributes, "HISTOGRAM_FACTOR", factor)
+    for seed in range(8):
+        _catalog, lists, _counts, features, k = _random_case(seed)
+        for kind in item_attributes.DISTANCES:
+            expected = np.mean(
+                [
+                    np.mean(
+                        [
+                            _distance(features[a], features[b], kind)
+                            for a, b in itertools.combinations(items, 2)
+                        ]
+                    )
+                    for items in _cut(lists, k).values()
+                ]
+            )
+            assert rm.intra_list_diversity(lists, features, k, distance=kind) == pytest.approx(expected)
+
+
 # ---------------------------------------------------------------- the three input forms
 
 
