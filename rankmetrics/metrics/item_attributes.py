@@ -300,17 +300,17 @@ def calibration_kl(
         q[listed] += spread[genre_row[lists.codes[listed, rank]]]
     q /= lists.lengths[:, None]
     # p: the mean over each user's history.
-    users, items = _history(history, lists)
-    known = np.array([item in row_of for item in items], dtype=bool) if items else np.zeros(0, dtype=bool)
-    if not known.all():
-        at = int(np.flatnonzero(~known)[0])
+    users, items, item_rows = _history(history, lists, row_of)
+    if (item_rows < 0).any():
+        at = int(np.flatnonzero(item_rows < 0)[0])
         raise ValueError(
             _("genres has no entry for item {item!r} (in the history of user {user!r})").format(
                 item=_plain(items[at]), user=_plain(lists.users[users[at]])
             )
         )
     p = np.zeros_like(q)
-    np.add.at(p, users, spread[[row_of[item] for item in items]])
+    for g in range(len(column)):  # one weighted count per genre: no Python loop over the history
+        p[:, g] = np.bincount(users, weights=spread[item_rows, g], minlength=len(lists.users))
     sizes = np.bincount(users, minlength=len(lists.users))
     if (sizes == 0).any():
         user = lists.users[int(np.flatnonzero(sizes == 0)[0])]
@@ -324,10 +324,14 @@ def calibration_kl(
     return float(terms.sum(axis=1).mean())
 
 
-def _history(history: Any, lists: RecommendationLists) -> tuple[np.ndarray, list]:
-    """The history as (row of the user in ``lists``, item) pairs; users without a list are passed over."""
-    row_of = {user: row for row, user in enumerate(lists.users)}
+def _history(history: Any, lists: RecommendationLists, row_of: dict) -> tuple[np.ndarray, list, np.ndarray]:
+    """The history of the users of ``lists`` as (their rows, the items, the items' rows in ``row_of``, -1 unknown).
+
+    Users without a list are passed over.
+    """
     if _is_frame(history):
+        import pandas as pd
+
         absent = [c for c in FRAME_COLUMNS if c not in [str(c) for c in history.columns]]
         if absent:
             raise ValueError(
@@ -335,22 +339,26 @@ def _history(history: Any, lists: RecommendationLists) -> tuple[np.ndarray, list
                     absent=absent
                 )
             )
-        pairs = zip(history[FRAME_COLUMNS[0]].tolist(), history[FRAME_COLUMNS[1]].tolist())
-    elif isinstance(history, Mapping):
-        pairs = ((user, item) for user, items in history.items() for item in items)
-    else:
+        users = pd.Index(lists.users).get_indexer(history[FRAME_COLUMNS[0]])
+        keep = users >= 0
+        items = history[FRAME_COLUMNS[1]].to_numpy()[keep]
+        item_rows = pd.Index(list(row_of)).get_indexer(items)
+        return users[keep].astype(np.int64), list(items), np.asarray(item_rows, dtype=np.int64)
+    if not isinstance(history, Mapping):
         raise ValueError(
             _(
                 "history must be a dict {{user: [items]}} or a DataFrame (user_id, item_id); got {kind}"
             ).format(kind=type(history).__name__)
         )
+    user_row = {user: row for row, user in enumerate(lists.users)}
     users, items = [], []
-    for user, item in pairs:
-        row = row_of.get(user, -1)
+    for user, listed in history.items():
+        row = user_row.get(user, -1)
         if row >= 0:
-            users.append(row)
-            items.append(item)
-    return np.array(users, dtype=np.int64), items
+            users += [row] * len(listed)
+            items += list(listed)
+    item_rows = np.array([row_of.get(item, -1) for item in items], dtype=np.int64)
+    return np.array(users, dtype=np.int64), items, item_rows
 
 
 def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:
@@ -400,11 +408,15 @@ def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:
             group_of_code[code] = index
     lists.require(group_of_code >= 0, "groups")
     weight = 1.0 / np.log2(np.arange(2, lists.codes.shape[1] + 2))
-    present = lists.codes >= 0
-    per_group = np.bincount(
-        group_of_code[lists.codes[present]],
-        weights=np.broadcast_to(weight, lists.codes.shape)[present],
-        minlength=len(names),
-    )
+    group_of_code = np.append(group_of_code, len(names))  # the padding (code -1): one more group, dropped
+    per_group = np.zeros(len(names) + 1)
+    for rows in lists.row_chunks():
+        chunk = lists.codes[rows]
+        per_group += np.bincount(
+            group_of_code[chunk].ravel(),
+            weights=np.broadcast_to(weight, chunk.shape).ravel(),
+            minlength=len(names) + 1,
+        )
+    per_group = per_group[:-1]
     shares = per_group / per_group.sum()
     return {_plain(group): float(shares[index]) for group, index in names.items()}
