@@ -160,6 +160,14 @@ def run(args: argparse.Namespace) -> dict:
         print(f"{name}: {result['others'][name]}", flush=True)
     result["six_checked_seconds"] = sum(result["checked"].values())
     result["six_checked_with_check_seconds"] = result["six_checked_seconds"] + check_seconds
+
+    def sequence():
+        # What a user runs: check the array once, then the six on the same lists (their counts shared).
+        lists = rm.recommendation_lists(raw, args.k)
+        return [call(lists) for call in calls(data, args.k).values()]
+
+    result["sequence_seconds"], _ = timed(sequence, args.repeats)
+    print(f"check once, then the six: {result['sequence_seconds']:.3f} s", flush=True)
     result["six_raw_seconds"] = sum(result["raw"].values()) if result["raw"] else None
     return result
 
@@ -205,7 +213,8 @@ def report(info: dict, r: dict) -> str:
         "",
         "Written by `benchmarks/recsys_beyond_accuracy_speed.py` (seeded synthetic data; see its docstring).",
         f"Machine: {info['cpu'] or 'unknown CPU'}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}.",
-        "The machine was shared with other work, so the times are one run's, not a bound.",
+        "The machine was shared with other work, so the times are one run's, not a bound "
+        f"(load average {info['load_before']} before the run, {info['load_after']} after, on {info['cores']} cores).",
         "",
         f"Data: {r['users']:,} users × top-{r['k']} lists over {r['items']:,} items "
         f"({r['recommendations']:,} recommendations; {r['short_lists']:,} lists shorter than {r['k']}, padded with -1), "
@@ -219,12 +228,13 @@ def report(info: dict, r: dict) -> str:
         lines.append(f"| `{name}` | {r['checked'][name]:.3f} | {_seconds(raw)} | {r['values'][name]:.6g} |")
     lines += [
         f"| `recommendation_lists` (the check, once) | {r['check_seconds']:.3f} | | |",
-        f"| **the six, checked once** | **{r['six_checked_with_check_seconds']:.3f}** | "
+        f"| the six, each on its own freshly checked lists, plus one check | {r['six_checked_with_check_seconds']:.3f} | "
         f"{_seconds(r['six_raw_seconds'])} | |",
+        f"| **check once, then the six on the same lists** | **{r['sequence_seconds']:.3f}** | | |",
         "",
-        f"Goal (issue 31 §5): the six ≤ {GOAL_SECONDS:g} s. Checked once, then the six: "
-        f"{r['six_checked_with_check_seconds']:.2f} s "
-        f"({'met' if r['six_checked_with_check_seconds'] <= GOAL_SECONDS else 'not met'}). "
+        f"Goal (issue 31 §5): the six ≤ {GOAL_SECONDS:g} s. Checked once, then the six on the same lists "
+        f"(the way `rm.recommendation_lists` is meant to be used; the item counts are computed once): "
+        f"{r['sequence_seconds']:.2f} s ({'met' if r['sequence_seconds'] <= GOAL_SECONDS else 'not met'}). "
         + (
             f"Each from the raw array, so each checks the array again: {r['six_raw_seconds']:.2f} s "
             f"({'met' if r['six_raw_seconds'] <= GOAL_SECONDS else 'not met'})."
@@ -283,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     info = machine()
+    info["load_before"] = f"{os.getloadavg()[0]:.1f}"
     result = run(args)
+    info["load_after"] = f"{os.getloadavg()[0]:.1f}"
     text = report(info, result)
     print(text)
     if not args.no_write:

@@ -258,11 +258,13 @@ def _from_array(recs: Any, name: str) -> RecommendationLists:
             )
         )
     present = codes >= 0
-    lengths = present.sum(axis=1)
-    # Padding only at the end of a row: a -1 followed by an item is a gap.
-    gaps = present[:, 1:] & ~present[:, :-1]
+    lengths = np.count_nonzero(present, axis=1)
+    # Padding only at the end of a row: a -1 followed by an item is a gap (only shorter rows can have one).
+    short = np.flatnonzero(lengths < codes.shape[1])
+    gaps = present[short, 1:] & ~present[short, :-1]
     if gaps.any():
         row, rank = np.argwhere(gaps)[0]
+        row = short[row]
         raise ValueError(
             _("{name}[{row}] has -1 at rank {rank} before an item; -1 may only pad the end of a list").format(
                 name=name, row=int(row), rank=int(rank) + 1
