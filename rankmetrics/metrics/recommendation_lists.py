@@ -257,26 +257,29 @@ def _from_array(recs: Any, name: str) -> RecommendationLists:
                 name=name, row=int(row), rank=int(rank), value=int(codes[row, rank])
             )
         )
-    present = codes >= 0
-    lengths = np.count_nonzero(present, axis=1)
-    # Padding only at the end of a row: a -1 followed by an item is a gap (only shorter rows can have one).
-    short = np.flatnonzero(lengths < codes.shape[1])
-    gaps = present[short, 1:] & ~present[short, :-1]
-    if gaps.any():
-        row, rank = np.argwhere(gaps)[0]
-        row = short[row]
-        raise ValueError(
-            _("{name}[{row}] has -1 at rank {rank} before an item; -1 may only pad the end of a list").format(
-                name=name, row=int(row), rank=int(rank) + 1
+    lengths = np.empty(codes.shape[0], dtype=np.int64)
+    step = max(1, _CHUNK_ENTRIES // codes.shape[1])
+    for start in range(0, codes.shape[0], step):  # a chunk of rows at a time: small temporaries
+        chunk = codes[start : start + step]
+        present = chunk >= 0
+        lengths[start : start + step] = np.count_nonzero(present, axis=1)
+        # Padding only at the end of a row: a -1 followed by an item is a gap (only shorter rows can have one).
+        short = np.flatnonzero(lengths[start : start + step] < codes.shape[1])
+        gaps = present[short, 1:] & ~present[short, :-1]
+        if gaps.any():
+            row, rank = np.argwhere(gaps)[0]
+            raise ValueError(
+                _(
+                    "{name}[{row}] has -1 at rank {rank} before an item; -1 may only pad the end of a list"
+                ).format(name=name, row=start + int(short[row]), rank=int(rank) + 1)
             )
-        )
-    if (lengths == 0).any():
-        raise _empty(name, int(np.flatnonzero(lengths == 0)[0]))
-    ordered = np.sort(codes, axis=1)
-    twice = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
-    if twice.any():
-        row, rank = np.argwhere(twice)[0]
-        raise _twice(name, int(row), int(ordered[row, rank + 1]))
+        if (lengths[start : start + step] == 0).any():
+            raise _empty(name, start + int(np.flatnonzero(lengths[start : start + step] == 0)[0]))
+        ordered = np.sort(chunk, axis=1)
+        twice = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
+        if twice.any():
+            row, rank = np.argwhere(twice)[0]
+            raise _twice(name, start + int(row), int(ordered[row, rank + 1]))
     items = np.arange(int(codes.max()) + 1)
     return RecommendationLists(list(range(codes.shape[0])), items, codes, lengths)
 

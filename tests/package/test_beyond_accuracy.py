@@ -442,3 +442,23 @@ def test_bad_arguments_of_the_measures():
 def test_korean_message():
     with rm.use_language("ko"), pytest.raises(ValueError, match="두 번 있습니다"):
         rm.entropy(np.array([[1, 1]]))
+
+
+def test_array_checks_name_the_row_in_any_chunk(monkeypatch):
+    # The array is checked a chunk of rows at a time; a bad row in a later chunk keeps its own number.
+    from rankmetrics.metrics import recommendation_lists as module
+
+    monkeypatch.setattr(module, "_CHUNK_ENTRIES", 4)  # two rows of two per chunk
+    rows = np.array([[0, 1], [1, 2], [2, 3], [3, 4], [5, 5], [6, -1]])
+    with pytest.raises(ValueError, match="item 5 appears twice in the list of user 4"):
+        rm.entropy(rows)
+    rows[4] = [-1, 5]
+    with pytest.raises(ValueError, match=r"recs\[4\] has -1 at rank 1 before an item"):
+        rm.entropy(rows)
+    rows[4] = [-1, -1]
+    with pytest.raises(ValueError, match="the list of user 4 is empty"):
+        rm.entropy(rows)
+    rows[4] = [5, 7]
+    # counts and per-user sums in chunks too: 8 distinct items; each count is the item id
+    assert rm.coverage(rows, np.arange(8), count=True) == 8.0
+    assert rm.average_popularity(rows, np.arange(8)) == pytest.approx(np.mean([0.5, 1.5, 2.5, 3.5, 6, 6]))
