@@ -242,7 +242,8 @@ def calibration_kl(
         Every item of the history and the lists needs at least one genre.
     k : positive int or None
     alpha : float in (0, 1]
-        Steck's smoothing (0.01 in the paper).
+        The share of ``p`` mixed into ``q`` (default 0.01), so that a genre the list
+        lacks costs a finite amount.
 
     Returns
     -------
