@@ -272,23 +272,37 @@ def calibration_kl(
         raise ValueError(
             _("genres must be a dict {{item: genres}}; got {kind}").format(kind=type(genres).__name__)
         )
-    # Each item's genre distribution: one row per item of ``genres``, 1/|genres| in each of its columns.
+    # Each item's genres as slots: genre column and share 1/|genres| in slot s (column -1, share 0: empty).
     row_of: dict[Any, int] = {}
     column: dict[Any, int] = {}
-    cells: list[tuple[int, int, float]] = []
+    slots: list[list[int]] = []
     for item, names in genres.items():
-        names = list(names) if hasattr(names, "__iter__") and not isinstance(names, (str, bytes)) else []
+        names = (
+            list(dict.fromkeys(names))
+            if hasattr(names, "__iter__") and not isinstance(names, (str, bytes))
+            else []
+        )
         if not names:
             raise ValueError(
                 _("genres[{item!r}] must be a non-empty set or list of genres; got {value}").format(
                     item=_plain(item), value=v.show(genres[item])
                 )
             )
-        row = row_of.setdefault(item, len(row_of))
-        cells += [(row, column.setdefault(g, len(column)), 1.0 / len(names)) for g in names]
-    spread = np.zeros((len(row_of), len(column)))
-    spread[[c[0] for c in cells], [c[1] for c in cells]] = [c[2] for c in cells]
-    # q: the mean over each list's items.
+        row_of.setdefault(item, len(row_of))
+        slots.append([column.setdefault(g, len(column)) for g in names])
+    width = max(map(len, slots))
+    slot_genre = np.array([row + [-1] * (width - len(row)) for row in slots], dtype=np.int64)
+    slot_share = np.where(slot_genre >= 0, 1.0 / np.array([len(row) for row in slots])[:, None], 0.0)
+
+    def genre_sums(users: np.ndarray, rows: np.ndarray, n_users: int) -> np.ndarray:
+        """(n_users × genres) sums of the shares of the items ``rows``, each added to its user."""
+        out = np.zeros(n_users * len(column))
+        for slot in range(width):
+            cells = users * len(column) + slot_genre[rows, slot].clip(0)
+            out += np.bincount(cells, weights=slot_share[rows, slot], minlength=out.size)
+        return out.reshape(n_users, len(column))
+
+    # q: the mean over each list's items, a chunk of users at a time.
     genre_row = np.full(lists.n_items, -1, dtype=np.int64)
     for item, row in row_of.items():
         code = lists.code(item)
@@ -296,9 +310,10 @@ def calibration_kl(
             genre_row[code] = row
     lists.require(genre_row >= 0, "genres")
     q = np.zeros((len(lists.users), len(column)))
-    for rank in range(lists.codes.shape[1]):
-        listed = lists.codes[:, rank] >= 0
-        q[listed] += spread[genre_row[lists.codes[listed, rank]]]
+    for rows in lists.row_chunks():
+        chunk = lists.codes[rows]
+        users, ranks = np.nonzero(chunk >= 0)
+        q[rows] = genre_sums(users, genre_row[chunk[users, ranks]], chunk.shape[0])
     q /= lists.lengths[:, None]
     # p: the mean over each user's history.
     users, items, item_rows = _history(history, lists, row_of)
@@ -309,9 +324,7 @@ def calibration_kl(
                 item=_plain(items[at]), user=_plain(lists.users[users[at]])
             )
         )
-    p = np.zeros_like(q)
-    for g in range(len(column)):  # one weighted count per genre: no Python loop over the history
-        p[:, g] = np.bincount(users, weights=spread[item_rows, g], minlength=len(lists.users))
+    p = genre_sums(users, item_rows, len(lists.users))
     sizes = np.bincount(users, minlength=len(lists.users))
     if (sizes == 0).any():
         user = lists.users[int(np.flatnonzero(sizes == 0)[0])]

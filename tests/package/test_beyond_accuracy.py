@@ -462,3 +462,29 @@ def test_array_checks_name_the_row_in_any_chunk(monkeypatch):
     # counts and per-user sums in chunks too: 8 distinct items; each count is the item id
     assert rm.coverage(rows, np.arange(8), count=True) == 8.0
     assert rm.average_popularity(rows, np.arange(8)) == pytest.approx(np.mean([0.5, 1.5, 2.5, 3.5, 6, 6]))
+
+
+def test_chunked_measures_agree_with_one_chunk(monkeypatch):
+    # Every measure that reads the lists a chunk of users at a time gives the one-chunk value.
+    from rankmetrics.metrics import recommendation_lists as module
+
+    cases = [_random_case(seed) for seed in range(6)]
+    histories = [{u: items[::-1] for u, items in case[1].items()} for case in cases]
+
+    def values():
+        out = []
+        for (catalog, lists, counts, features, k), history in zip(cases, histories):
+            genres = {item: sorted(f) for item, f in features.items()}
+            out += [
+                rm.calibration_kl(history, lists, genres, k),
+                rm.novelty(lists, counts, k),
+                rm.gini_index(lists, catalog, k),
+                rm.intra_list_diversity(lists, features, k),
+                *rm.exposure(lists, {item: len(features[item]) for item in catalog}, k).values(),
+            ]
+        return out
+
+    whole = values()
+    monkeypatch.setattr(module, "_CHUNK_ENTRIES", 7)
+    monkeypatch.setattr(item_attributes, "_CHUNK_ENTRIES", 7)
+    assert values() == pytest.approx(whole)
