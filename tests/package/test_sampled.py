@@ -214,25 +214,24 @@ def test_the_correction_recovers_the_full_metric_on_a_simulated_catalogue():
     assert abs(result["corrected"] - result["exact"]) < 0.1 * abs(result["sampled"] - result["exact"])
 
 
-def test_big_catalogue_in_blocks_small_memory():
+def with_peak_memory(call):
+    """(what ``call()`` returns, the most memory numpy and Python held meanwhile, in bytes)."""
     tracemalloc.start()
     try:
-        corrected = rm.sampled_correction("nDCG@10", 300_000, 50)
-        peak = tracemalloc.get_traced_memory()[1]
+        return call(), tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+def test_big_catalogue_in_blocks_small_memory():
+    corrected, peak = with_peak_memory(lambda: rm.sampled_correction("nDCG@10", 300_000, 50))
     assert peak < 40e6  # the whole A would be 300,000 x 51 floats: 122 MB
     assert corrected.shape == (51,) and np.isfinite(corrected).all()
 
 
 @pytest.mark.scripts  # about 25 s of processor time: the slow tier (make test-scripts)
 def test_a_million_items_and_a_thousand_negatives():
-    tracemalloc.start()
-    try:
-        corrected = rm.sampled_correction("HR@10", 1_000_000, 1000)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    corrected, peak = with_peak_memory(lambda: rm.sampled_correction("HR@10", 1_000_000, 1000))
     assert peak < 300e6  # the whole A would be 8 GB
     assert corrected.shape == (1001,) and np.isfinite(corrected).all()
 
