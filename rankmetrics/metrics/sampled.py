@@ -393,6 +393,11 @@ def sampled_correction(
       of the bias removal and a stable, mostly decreasing M~; gamma = 1 gives the plain
       average of the exact metric over the full ranks that produce each sampled rank.
 
+    Every full rank R = 1..n_items counts once in these sums: the correction assumes no
+    rank is more common than another. A model whose held-out items crowd the top of the
+    catalogue is therefore corrected towards the average of the full ranks that share its
+    sampled ranks, and underrated; what the sample did not see, no correction restores.
+
     AᵀA, AᵀM and Aᵀ1 are added up over blocks of full ranks, so 1,000,000 items with 1,000
     negatives never hold the whole matrix A.
 
