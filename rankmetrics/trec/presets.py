@@ -15,8 +15,10 @@ libraries themselves computed (``benchmarks/peer_presets.py`` writes them to
 ``tests/package/data/peer_presets.json``; Spark MLlib's come from
 ``book/data/spark_mllib_values.json``).
 
->>> sorted(PRESETS)
+>>> sorted(name for name, p in PRESETS.items() if not getattr(p, "recommender", False))
 ['ranx', 'sklearn', 'spark-mllib', 'torchmetrics', 'trec_eval-10', 'trec_eval-9']
+>>> sorted(name for name, p in PRESETS.items() if getattr(p, "recommender", False))  # presets_recsys
+['cornac', 'daisyrec', 'evidently', 'implicit', 'lenskit', 'recbole', 'recommenders', 'rectools', 'replay']
 >>> PRESETS["sklearn"].measures
 ('ndcg',)
 """
@@ -45,6 +47,13 @@ class LibraryPreset(Preset):
     names, per family, the settings it is reproduced under only (an explicit
     argument that changes one refuses that family; the reason is
     ``refused["family:setting"]``).
+
+    The recommender libraries' presets (:mod:`rankmetrics.trec.presets_recsys`) also say,
+    per family, the ``cases`` of data on which the library crashes or leaves [0, 1]
+    (:data:`~rankmetrics.trec.presets_recsys.CASES`; the reason is
+    ``refused["family:case"]``); the families it computes only over the whole list
+    (``uncut``); ``tie_order``, why the library's order of equal scores is undefined
+    (a warning then names the users with ties in the top k); and ``notes`` for the card.
     """
 
     measures: tuple[str, ...] = ()
@@ -52,6 +61,11 @@ class LibraryPreset(Preset):
     requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     tolerance: float = 0.0
     versions: str = ""
+    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    uncut: tuple[str, ...] = ()
+    tie_order: str = ""
+    notes: tuple[str, ...] = ()
+    recommender: bool = False
 
 
 def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> None:
@@ -69,6 +83,12 @@ def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> N
         if m.family not in chosen.measures:
             why = _(chosen.refused.get(m.family, N_("not a measure of this library")))
             reasons.append(f"{m.name!r} ({why})")
+            continue
+        if m.family in chosen.uncut and m.k is not None:
+            why = _(
+                chosen.refused.get(f"{m.family}:cutoff", N_("the library computes it over the whole list"))
+            )
+            reasons.append(_("{name!r} (only without a cutoff; {why})").format(name=m.name, why=why))
             continue
         for setting, value in chosen.requires.get(m.family, {}).items():
             if conventions[setting] != value:
@@ -250,3 +270,7 @@ register_preset(
         versions="pyspark 4.3.0 (book/data/spark_mllib_values.json)",
     )
 )
+
+# The recommender libraries' presets (RecBole, Recommenders, LensKit, Cornac, implicit, RecTools,
+# RePlay, Evidently, DaisyRec) and torchmetrics' retrieval measures.
+from . import presets_recsys  # noqa: F401

@@ -1,0 +1,348 @@
+"""like=<library> reproduces each recommender library's recorded per-user values and means.
+
+``benchmarks/recsys_library_values.py`` ran every library's own metric code and wrote what it
+returned to ``data/recsys_library_values.json``. Here, for every library, data set and measure
+in that file, ``rm.evaluate(test, recommendations, measure, like=<library>)`` must give the
+library's value for each user (to 1e-9; torchmetrics computes in float32) and its mean over its
+own user set, or refuse by name the case on which the library crashes or leaves [0, 1]; then
+the users the library could score are still compared, one by one. No number is typed here:
+every expected value is read from the JSON.
+
+Each library is given the data as the library was given it (the JSON's ``seen_items`` and
+``calls`` notes): Cornac and implicit filter the seen items (``exclude=``); implicit and
+Evidently rank every catalogue item, so the items outside the list come after it, by item id.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+import rankmetrics as rm
+from rankmetrics.trec.conventions import Conventions
+from rankmetrics.trec.presets_recsys import UndefinedTieOrderWarning
+
+RECORD = json.loads(
+    (Path(__file__).parent / "data" / "recsys_library_values.json").read_text(encoding="utf-8")
+)
+DATA = RECORD["datasets"]
+LIBRARIES = (
+    "recbole",
+    "recommenders",
+    "lenskit",
+    "cornac",
+    "implicit",
+    "rectools",
+    "replay",
+    "evidently",
+    "daisyrec",
+)
+NAMES = {"P": "p", "R": "recall", "HR": "hit_rate", "MRR": "mrr", "MAP": "map", "nDCG": "ndcg"}
+TOLERANCE = 1e-9
+
+
+def metric_name(measure: str) -> str:
+    family, _, k = measure.partition("@")
+    return NAMES[family] + (f"@{k}" if k else "")
+
+
+def cutoff(measure: str) -> int:
+    return int(measure.partition("@")[2] or 0)
+
+
+def recorded(library: str, dataset: str, measure: str) -> dict:
+    return RECORD["libraries"][library]["values"][dataset][measure]
+
+
+def relevant(dataset: str, user: str) -> bool:
+    return bool(DATA[dataset]["test"][user])
+
+
+def listed(dataset: str, user: str) -> bool:
+    return bool(DATA[dataset]["recommendations"][user])
+
+
+USER_SETS = {  # the benchmark's names for the user sets a library's mean is taken over
+    "with_test": relevant,
+    "with_recommendations": listed,
+    "with_both": lambda d, u: relevant(d, u) and listed(d, u),
+    "with_either": lambda d, u: relevant(d, u) or listed(d, u),
+    "all": lambda d, u: True,
+}
+
+
+def tied_users(run: dict, k: int) -> set[str]:
+    """Users with two equal scores among their k + 1 highest (a second, plain-Python count)."""
+    tied = set()
+    for user, pairs in run.items():
+        scores = sorted(pairs.values(), reverse=True)[: k + 1]
+        if len(set(scores)) < len(scores):
+            tied.add(user)
+    return tied
+
+
+def given(library: str, dataset: str, users=None) -> tuple[dict, dict, dict]:
+    """The test set, the recommendations and evaluate's extra arguments, as the library got them."""
+    data = DATA[dataset]
+    users = [u for u in data["users"] if users is None or u in users]
+    test = {u: data["test"][u] for u in users if data["test"][u]}
+    run, extra = {}, {}
+    for user in users:
+        pairs = dict(data["recommendations"][user])  # in the given order: score down, item id up
+        if library in ("implicit", "evidently"):  # every catalogue item ranked: the rest below, by item id
+            seen = set(data["seen"][user]) if library == "implicit" else set()
+            lowest = min(pairs.values(), default=1.0)
+            rest = [i for i in data["items"] if i not in pairs and i not in seen]
+            pairs.update({item: lowest - 1 - j for j, item in enumerate(rest)})
+        if pairs:
+            run[user] = pairs
+    if library in ("cornac", "implicit"):
+        extra["exclude"] = {u: data["seen"][u] for u in users if u in run}
+    return test, run, extra
+
+
+def evaluate(library: str, dataset: str, measure: str, users=None, run=None, **options):
+    test, given_run, extra = given(library, dataset, users)
+    if library == "recommenders" and measure.startswith("nDCG"):
+        options.setdefault("missing", "zero")  # ndcg_at_k's user set (the preset refuses otherwise)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = rm.evaluate(test, run or given_run, metric_name(measure), like=library, **extra, **options)
+    tied = [w for w in caught if issubclass(w.category, UndefinedTieOrderWarning)]
+    return result, tied
+
+
+def per_user(result, measure: str) -> dict:
+    return dict(zip(result.queries, result.per_query[metric_name(measure)].tolist()))
+
+
+def assert_users_match(library: str, dataset: str, measure: str, values: dict, skip=()) -> None:
+    found = recorded(library, dataset, measure)["per_user"]
+    for user, value in values.items():
+        if user in skip:
+            continue
+        expected = found[user]
+        if expected is None:  # LensKit's NaN list, which its summary counts as 0 (the card says so)
+            assert library == "lenskit" and value == 0.0, (user, value)
+            continue
+        assert value == pytest.approx(expected, abs=TOLERANCE), (library, dataset, measure, user)
+
+
+# ---------------------------------------------------------------- which cases each preset refuses
+
+# The cases of data on which each library crashes, gives NaN or leaves [0, 1], by measure family.
+REFUSES = {
+    ("lenskit", "MAP"): ("user_without_test",),
+    ("daisyrec", "P"): ("empty_list",),
+    ("cornac", "MRR"): ("no_hit",),
+    ("cornac", "MAP"): ("no_hit", "tied_scores"),
+    **{("evidently", family): ("tied_scores", "short_list") for family in NAMES},
+    ("evidently", "MAP"): ("tied_scores", "short_list", "adjacent_hits"),
+}
+UNCUT = 100  # MRR and MAP without a cutoff read the whole list
+
+
+def users_in_case(library: str, dataset: str, measure: str, case: str) -> set[str]:
+    """The users of the data that fall in the case, found from the data alone."""
+    test, run, extra = given(library, dataset)
+    seen = extra.get("exclude", {})
+    run = {u: {i: s for i, s in pairs.items() if i not in seen.get(u, ())} for u, pairs in run.items()}
+    users = set(test) | set(run)
+    k = cutoff(measure) or UNCUT
+    if case == "user_without_test":
+        return {u for u in run if u not in test}
+    if case == "empty_list":
+        return {u for u in test if not run.get(u)}
+    if case == "no_hit":
+        return {u for u in test if not set(run.get(u, ())) & set(test[u])}
+    if case == "short_list":
+        return {u for u in users if len(run.get(u, ())) < k}
+    if case == "adjacent_hits":
+        top = {u: sorted(run[u], key=lambda i: -run[u][i])[:k] for u in test}  # no ties left here
+        return {
+            u for u, items in top.items() if any(a in test[u] and b in test[u] for a, b in pairwise(items))
+        }
+    return tied_users({u: run[u] for u in run if u in test}, k)  # tied_scores, among the users scored
+
+
+def refused_cases(library: str, dataset: str, measure: str) -> list[str]:
+    cases = REFUSES.get((library, measure.partition("@")[0]), ())
+    return [case for case in cases if users_in_case(library, dataset, measure, case)]
+
+
+def library_failed(library: str, dataset: str, measure: str, case: str) -> bool:
+    """What the library itself did on that case, as recorded: an exception, NaN, or a value above 1."""
+    found = recorded(library, dataset, measure)
+    values = [found["per_user"].get(u) for u in users_in_case(library, dataset, measure, case)]
+    if case == "tied_scores" and library == "evidently":  # its values on tied scores exceed 1 (tie probe)
+        return RECORD["libraries"]["evidently"]["tie_probe"]["two relevant items tied first"]["MAP@2"] > 1
+    if case == "tied_scores":  # Cornac's pessimistic ranks: another value than the given order's
+        return True
+    if case == "adjacent_hits":  # its value is not the AP of the list it was given (by hand here)
+        test, run, _ = given(library, dataset)
+        k, tied = cutoff(measure), users_in_case(library, dataset, measure, "tied_scores")
+        for user in users_in_case(library, dataset, measure, case) - tied:
+            hits = [item in test[user] for item in sorted(run[user], key=lambda i: -run[user][i])[:k]]
+            ap = sum(sum(hits[: i + 1]) / (i + 1) for i, hit in enumerate(hits) if hit) / len(test[user])
+            value = found["per_user"][user]
+            if isinstance(value, dict) or abs(value - ap) > 1e-6:  # a crash, or no AP
+                return True
+        return False
+    if case == "short_list":
+        values.append(found["mean"])
+    return any(value is None or isinstance(value, dict) for value in values)
+
+
+CASES = [
+    (library, dataset, measure)
+    for library in LIBRARIES
+    for dataset in ("seed_list", "random")
+    for measure in sorted(RECORD["libraries"][library]["values"][dataset])
+]
+
+
+@pytest.mark.parametrize(("library", "dataset", "measure"), CASES, ids=["-".join(c) for c in CASES])
+def test_per_user_values_and_mean(library, dataset, measure):
+    found = recorded(library, dataset, measure)
+    if refused_cases(library, dataset, measure):
+        pytest.skip("refused; test_refused_cases checks it")
+    result, tied = evaluate(library, dataset, measure)
+    values = per_user(result, measure)
+    # The users averaged are the library's own user set (the benchmark measured which one).
+    member = USER_SETS[found["mean_matches"][0].split(",")[0]] if found["mean_matches"] else None
+    if library == "implicit" and measure.startswith("P@"):
+        member = USER_SETS["with_test"]  # a micro average: no plain mean matches, its users are these
+    assert member is not None, (library, dataset, measure)
+    assert set(values) == {u for u in DATA[dataset]["users"] if member(dataset, u)}
+    if library == "implicit" and tied:
+        # recommend()'s argpartition orders tied scores its own way, so only the untied users
+        # are compared here; test_implicit_in_its_own_order compares the rest.
+        named = users_in_case("implicit", dataset, measure, "tied_scores")
+        assert set(tied[0].message.users) == named
+        assert_users_match(library, dataset, measure, values, skip=named)
+        return
+    assert_users_match(library, dataset, measure, values)
+    assert result.summary[metric_name(measure)] == pytest.approx(found["mean"], abs=TOLERANCE)
+
+
+REFUSED = [c for c in CASES if refused_cases(*c)]
+
+
+def test_the_refused_cases():
+    # Exactly these pairs are refused; every one is a crash, NaN or value above 1 in the library.
+    assert sorted({(lib, ds, m.partition("@")[0]) for lib, ds, m in REFUSED}) == [
+        ("cornac", "random", "MAP"),
+        ("cornac", "random", "MRR"),
+        ("daisyrec", "random", "P"),
+        ("evidently", "random", "HR"),
+        ("evidently", "random", "MAP"),
+        ("evidently", "random", "MRR"),
+        ("evidently", "random", "P"),
+        ("evidently", "random", "R"),
+        ("evidently", "random", "nDCG"),
+        ("evidently", "seed_list", "HR"),
+        ("evidently", "seed_list", "MAP"),
+        ("evidently", "seed_list", "MRR"),
+        ("evidently", "seed_list", "P"),
+        ("evidently", "seed_list", "R"),
+        ("evidently", "seed_list", "nDCG"),
+        ("lenskit", "random", "MAP"),
+    ]
+
+
+@pytest.mark.parametrize(("library", "dataset", "measure"), REFUSED, ids=["-".join(c) for c in REFUSED])
+def test_refused_cases(library, dataset, measure):
+    from rankmetrics.trec.presets_recsys import CASES as NAMED
+
+    cases = refused_cases(library, dataset, measure)
+    assert all(library_failed(library, dataset, measure, case) for case in cases)
+    with pytest.raises(ValueError) as refused:
+        evaluate(library, dataset, measure)
+    message = str(refused.value)
+    assert f"like={library!r}" in message and f"{metric_name(measure)!r}" in message
+    assert any(NAMED[case] in message for case in cases)
+    # Without the users of those cases the preset runs, and each remaining user's value is the library's.
+    left_out = set().union(*(users_in_case(library, dataset, measure, case) for case in cases))
+    keep = [u for u in DATA[dataset]["users"] if u not in left_out]
+    if "short_list" in cases:
+        assert not keep  # the seed list's one user
+        return
+    result, _ = evaluate(library, dataset, measure, users=keep)
+    assert_users_match(library, dataset, measure, per_user(result, measure))
+    assert len(result.queries) >= 3
+
+
+def test_implicit_in_its_own_order():
+    # At K = 10 the recorded recommend() lists are implicit's own order: every user matches,
+    # and so does the micro-averaged precision (the sum of hits over the sum of min(K, |R|)).
+    probe = RECORD["libraries"]["implicit"]["tie_probe"]["random: the top 10 recommend() returned"]
+    run = {u: {item: float(-rank) for rank, item in enumerate(items)} for u, items in probe.items()}
+    for measure in ("P@10", "MAP@10", "nDCG@10"):
+        result, tied = evaluate("implicit", "random", measure, run=run)
+        assert not tied  # ranks: no tie
+        assert_users_match("implicit", "random", measure, per_user(result, measure))
+        found = recorded("implicit", "random", measure)
+        assert result.summary[metric_name(measure)] == pytest.approx(found["mean"], abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("library", ["recbole", "cornac"])
+def test_undefined_tie_order_is_named(library):
+    # torch.topk (RecBole) and argpartition (Cornac) leave tied scores in no defined order: the
+    # warning names exactly the users whose top k holds a tie (counted here a second way).
+    result, tied = evaluate(library, "random", "nDCG@5")
+    assert set(tied[0].message.users) == users_in_case(library, "random", "nDCG@5", "tied_scores")
+    card = result.conventions.card()
+    assert "tie order" in card
+
+
+def test_recommenders_needs_missing_zero_for_ndcg():
+    test, run, _ = given("recommenders", "random")
+    with pytest.raises(ValueError, match="missing='zero'"):
+        rm.evaluate(test, run, "ndcg@10", like="recommenders")
+    with pytest.raises(ValueError, match="missing='skip'"):
+        rm.evaluate(test, run, "p@10", like="recommenders", missing="zero")
+
+
+def test_cornac_refuses_a_cutoff_on_mrr_and_map():
+    test, run, extra = given("cornac", "seed_list")
+    for name in ("mrr@5", "map@5"):
+        with pytest.raises(ValueError, match="only without a cutoff"):
+            rm.evaluate(test, run, name, like="cornac", **extra)
+
+
+@pytest.mark.parametrize("library", ["lenskit", "implicit", "recbole"])
+def test_the_card_names_the_users_and_the_refusals(library):
+    c = Conventions.resolve(library)
+    card = c.card()
+    assert "a user with test items but no list" in card
+    assert "a user with a list but no test item" in card
+    if library == "lenskit":
+        assert "refused: average_precision on a user with a list but no test item" in card
+        assert "discount" in card and "lenskit" in card
+    if library == "implicit":
+        assert "averaging=micro" in card
+
+
+def test_the_card_counts_the_seen_items_removed():
+    _, run, extra = given("cornac", "random")
+    result, _ = evaluate("cornac", "random", "P@5")
+    removed = sum(1 for u in run for i in run[u] if i in extra["exclude"][u])  # counted a second way
+    assert sum(result.excluded.values()) == removed > 0
+    assert f"{removed} seen items removed before the cut" in result.conventions.card()
+
+
+def test_seed_list_values_differ_by_library():
+    # nDCG@5 of the seed list under each preset equals that library's recorded value: the
+    # four different numbers of issue 31 come out of one call each.
+    values = {}
+    for library in LIBRARIES:
+        result, _ = evaluate(library, "seed_list", "nDCG@5")
+        values[library] = result.summary["ndcg@5"]
+        assert values[library] == pytest.approx(
+            recorded(library, "seed_list", "nDCG@5")["mean"], abs=TOLERANCE
+        )
+    assert len({round(v, 9) for v in values.values()}) == 4  # 0.4144, 0.3601, 0.6509, 0.4791
