@@ -47,6 +47,7 @@ CASES = {
     "tied_scores": N_("tied scores in a user's top k"),
     "short_list": N_("a list shorter than k"),
     "adjacent_hits": N_("two test items next to each other in a user's top k"),
+    "nonpositive_relevant": N_("a test item scored <= 0 in a user's list"),
 }
 
 _SIX = ("precision", "recall", "hit_rate", "reciprocal_rank", "average_precision", "ndcg")
@@ -73,9 +74,11 @@ def _chosen(conventions: Any) -> LibraryPreset | None:
 
 
 def needs_whole_list(conventions: Any, measures: Sequence[Any]) -> bool:
-    """Whether a refused case needs every rank of each list (a hit anywhere in it)."""
+    """Whether a refused case needs every rank of each list (a hit, or a score <= 0, anywhere in it)."""
     chosen = _chosen(conventions)
-    return chosen is not None and any("no_hit" in chosen.cases.get(m.family, ()) for m in measures)
+    return chosen is not None and (
+        _asks(chosen, measures, "no_hit") or _asks(chosen, measures, "nonpositive_relevant")
+    )
 
 
 def check_data(
@@ -107,6 +110,8 @@ def check_data(
         for case in chosen.cases.get(m.family, ()):
             if case == "short_list":
                 found[case] = ranked.n_retrieved < (m.k or 0)
+            if case == "nonpositive_relevant":
+                found[case] = _nonpositive_relevant(groups, ranked, level)
             if case == "adjacent_hits":
                 hit = (ranked.judged & (ranked.grades >= level))[:, : m.k]
                 found[case] = (hit[:, 1:] & hit[:, :-1]).any(axis=1)
@@ -124,7 +129,27 @@ def check_data(
                         why=_(chosen.refused[f"{m.family}:{case}"]),
                     )
                 )
-    return tied if chosen.tie_order else []
+    return tied if chosen.tie_order and conventions.ties != "average" else []
+
+
+def _nonpositive_relevant(groups: Any, ranked: Any, level: float) -> np.ndarray:
+    """Per user, whether a relevant listed item has a score <= 0.
+
+    Each rank's score is the row's scores sorted high to low: tied items share a score, so
+    however the ties were ordered, each rank's sign is right.
+    """
+    width = ranked.grades.shape[1]
+    scores = _sorted_scores(groups)[:, :width]
+    relevant = (ranked.judged & (ranked.grades >= level))[:, : scores.shape[1]]
+    return (relevant & (scores <= 0)).any(axis=1)
+
+
+def _sorted_scores(groups: Any) -> np.ndarray:
+    """Each user's scores, high to low, padded with NaN (which equals nothing and sorts last)."""
+    lengths = np.asarray(groups.lengths)
+    scores = np.full((len(lengths), int(lengths.max(initial=0))), np.nan)
+    scores[np.arange(scores.shape[1]) < lengths[:, None]] = groups.values  # query after query, in order
+    return -np.sort(-scores, axis=1)
 
 
 def _asks(chosen: LibraryPreset, measures: Sequence[Any], case: str) -> bool:
@@ -133,12 +158,7 @@ def _asks(chosen: LibraryPreset, measures: Sequence[Any], case: str) -> bool:
 
 def _tied_in_top(groups: Any, k: int) -> list[str]:
     """The users whose k highest scores hold two equal ones (or whose k-th ties with the next)."""
-    lengths = np.asarray(groups.lengths)
-    if not len(lengths) or not lengths.max(initial=0):
-        return []
-    scores = np.full((len(lengths), int(lengths.max())), np.nan)
-    scores[np.arange(scores.shape[1]) < lengths[:, None]] = groups.values  # query after query, in order
-    top = -np.sort(-scores, axis=1)[:, : k + 1]  # NaN (padding) last, and equal to nothing
+    top = _sorted_scores(groups)[:, : k + 1]
     tied = (top[:, 1:] == top[:, :-1]).any(axis=1)
     return [q for q, t in zip(groups.qids, tied) if t]
 
