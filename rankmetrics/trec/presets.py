@@ -16,9 +16,9 @@ libraries themselves computed (``benchmarks/peer_presets.py`` writes them to
 ``book/data/spark_mllib_values.json``).
 
 >>> sorted(name for name, p in PRESETS.items() if not getattr(p, "recommender", False))
-['ranx', 'sklearn', 'spark-mllib', 'torchmetrics', 'trec_eval-10', 'trec_eval-9']
->>> sorted(name for name, p in PRESETS.items() if getattr(p, "recommender", False))  # presets_recsys
-['cornac', 'daisyrec', 'evidently', 'implicit', 'lenskit', 'recbole', 'recommenders', 'rectools', 'replay']
+['ranx', 'sklearn', 'spark-mllib', 'trec_eval-10', 'trec_eval-9']
+>>> sorted(name for name, p in PRESETS.items() if getattr(p, "recommender", False))  # presets_recsys too
+['cornac', 'daisyrec', 'evidently', 'implicit', 'lenskit', 'recbole', 'recommenders', 'rectools', 'replay', 'torchmetrics']
 >>> PRESETS["sklearn"].measures
 ('ndcg',)
 """
