@@ -370,3 +370,46 @@ def test_seed_list_values_differ_by_library():
             abs=FLOAT32 if library == "torchmetrics" else TOLERANCE,
         )
     assert len({round(v, 9) for v in values.values()}) == 4  # 0.4144, 0.3601, 0.6509, 0.4791
+
+
+def test_an_explicit_convention_overrides_the_preset():
+    # LensKit with trec_eval's discount log2(i + 1) is RecBole on the seed list: both take the
+    # ideal of min(k, |R|) ones and binary relevance, so only the discount separated them.
+    result, _ = evaluate("lenskit", "seed_list", "nDCG@5", discount="log2")
+    assert result.conventions.source("discount") == "argument"
+    assert result.summary["ndcg@5"] == pytest.approx(
+        recorded("recbole", "seed_list", "nDCG@5")["mean"], abs=TOLERANCE
+    )
+
+
+def test_recommender_frames_give_the_same_values():
+    # user_id / item_id DataFrames (implicit feedback: no relevance column) give the dict's values.
+    pd = pytest.importorskip("pandas")
+    test, run, _ = given("rectools", "random")
+    frame_test = pd.DataFrame([(u, i) for u in test for i in test[u]], columns=["user_id", "item_id"])
+    frame_run = pd.DataFrame(
+        [(u, i, s) for u in run for i, s in run[u].items()], columns=["user_id", "item_id", "score"]
+    )
+    binary = {u: dict.fromkeys(items, 1) for u, items in test.items()}
+    from_frames = rm.evaluate(frame_test, frame_run, "ndcg@10", like="rectools")
+    from_dicts = rm.evaluate(binary, run, "ndcg@10", like="rectools")
+    assert from_frames.summary == from_dicts.summary
+    found = recorded("rectools", "random", "nDCG@10")  # RecTools reads no grade either
+    assert from_frames.summary["ndcg@10"] == pytest.approx(found["mean"], abs=TOLERANCE)
+
+
+def test_micro_averaging_is_refused_on_a_cluster():
+    from rankmetrics.trec.cluster import plan
+
+    with pytest.raises(ValueError, match="averaging='micro' is not available on a cluster"):
+        plan("p@5", {"averaging": "micro"})
+
+
+def test_micro_averaging_by_hand():
+    # Two users: 1 hit of min(5, 2) = 2, and 3 hits of min(5, 4) = 4: (1 + 3) / (2 + 4), not the
+    # mean of 1/2 and 3/4.
+    test = {"a": {"x": 1, "y": 1}, "b": {"p": 1, "q": 1, "r": 1, "s": 1}}
+    run = {"a": {"x": 5, "z": 4}, "b": {"p": 5, "q": 4, "t": 3, "r": 2}}
+    result = rm.evaluate(test, run, "p@5", precision_denominator="min_k_relevant", averaging="micro")
+    assert result.per_query["p@5"].tolist() == [1 / 2, 3 / 4]
+    assert result.summary["p@5"] == pytest.approx(4 / 6, abs=1e-15)
