@@ -240,8 +240,13 @@ def evaluate(
         :mod:`rankmetrics.trec.presets`): defaults that reproduce a reference
         implementation: ``"trec_eval-10"``, ``"trec_eval-9"`` (pytrec_eval,
         ir_measures), ``"ranx"``, ``"sklearn"``, ``"torchmetrics"``,
-        ``"spark-mllib"``. A library's preset refuses, with a ValueError
-        saying why, the measures it does not reproduce. Arguments given
+        ``"spark-mllib"``, and the recommender libraries'
+        (:mod:`rankmetrics.trec.presets_recsys`): ``"recbole"``,
+        ``"recommenders"``, ``"lenskit"``, ``"cornac"``, ``"implicit"``,
+        ``"rectools"``, ``"replay"``, ``"evidently"``, ``"daisyrec"``. A
+        library's preset refuses, with a ValueError saying why, the measures
+        it does not reproduce, and the data on which the library crashes or
+        leaves [0, 1] (naming the users). Arguments given
         explicitly override it; ``result.conventions.card()`` says which
         setting came from where.
     conventions : Conventions, optional

@@ -105,7 +105,8 @@ def check_data(
         "empty_list": (n_relevant > 0) & (ranked.n_retrieved == 0),
         "no_hit": (n_relevant > 0) & (hits == 0),
     }
-    tied = _tied_in_top(groups, deepest) if chosen.tie_order or _asks(chosen, measures, "tied_scores") else []
+    warned = chosen.tie_order and conventions.ties != "average"  # averaged ties have no order to warn of
+    tied = _tied_in_top(groups, deepest) if warned or _asks(chosen, measures, "tied_scores") else []
     for m in measures:
         for case in chosen.cases.get(m.family, ()):
             if case == "short_list":
@@ -129,7 +130,7 @@ def check_data(
                         why=_(chosen.refused[f"{m.family}:{case}"]),
                     )
                 )
-    return tied if chosen.tie_order and conventions.ties != "average" else []
+    return tied if warned else []
 
 
 def _nonpositive_relevant(groups: Any, ranked: Any, level: float) -> np.ndarray:
@@ -410,7 +411,12 @@ _register(
         "reciprocal_rank": N_("implicit's ranking_metrics_at_k has no MRR"),
     },
     tie_order=_ARGPARTITION,
-    notes=(N_("implicit filters the items each user liked in training before the cut: give exclude="),),
+    notes=(
+        N_("implicit filters the items each user liked in training before the cut: give exclude="),
+        N_(
+            "implicit ranks every catalogue item: a list shorter than K goes on with the others; give them, below it"
+        ),
+    ),
     versions="implicit 0.7.3",
 )
 
