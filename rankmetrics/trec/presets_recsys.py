@@ -11,8 +11,8 @@ per-user values and means in ``tests/package/data/recsys_library_values.json``;
 ``tests/package/test_recsys_presets.py`` compares every one of them.
 
 Where a library crashes or leaves [0, 1] on some data (LensKit's AP on a user
-without test items, Cornac's MRR on a user without a hit, Evidently on tied
-scores), the preset refuses that case by name (:data:`CASES`) with a
+without test items, Cornac's MRR on a user without a hit, Evidently on a test
+item with tied scores), the preset refuses that case by name (:data:`CASES`) with a
 ValueError, and the card says why. Where a library leaves the order of equal
 scores undefined (``torch.topk``, ``np.argpartition``), the card says so and a
 :class:`UndefinedTieOrderWarning` names the users with tied scores in the top k.
@@ -32,6 +32,7 @@ import numpy as np
 
 from ..i18n import N_, _
 from ..metrics.set_based import precision_divisor, recall_divisor
+from ..metrics.ties import tie_groups
 from .conventions import PRESETS, register_preset
 from .evaluation import shown_ids
 from .presets import LibraryPreset
@@ -44,6 +45,7 @@ CASES = {
     "user_without_test": N_("a user with a list but no test item"),
     "empty_list": N_("a user with test items and an empty list"),
     "no_hit": N_("a user whose list holds none of its test items"),
+    "tied_test_items": N_("a test item tied with another item, in a user's top k"),
     "tied_scores": N_("tied scores in a user's top k"),
     "short_list": N_("a list shorter than k"),
     "adjacent_hits": N_("two test items next to each other in a user's top k"),
@@ -74,10 +76,10 @@ def _chosen(conventions: Any) -> LibraryPreset | None:
 
 
 def needs_whole_list(conventions: Any, measures: Sequence[Any]) -> bool:
-    """Whether a refused case needs every rank of each list (a hit, or a score <= 0, anywhere in it)."""
+    """Whether a refused case needs every rank of each list (a hit, a score <= 0, a whole tie group)."""
     chosen = _chosen(conventions)
-    return chosen is not None and (
-        _asks(chosen, measures, "no_hit") or _asks(chosen, measures, "nonpositive_relevant")
+    return chosen is not None and any(
+        _asks(chosen, measures, case) for case in ("no_hit", "nonpositive_relevant", "tied_test_items")
     )
 
 
@@ -106,7 +108,7 @@ def check_data(
         "no_hit": (n_relevant > 0) & (hits == 0),
     }
     warned = chosen.tie_order and conventions.ties != "average"  # averaged ties have no order to warn of
-    tied = _tied_in_top(groups, deepest) if warned or _asks(chosen, measures, "tied_scores") else []
+    tied = _tied_in_top(groups, deepest) if warned else []
     for m in measures:
         for case in chosen.cases.get(m.family, ()):
             if case == "short_list":
@@ -116,7 +118,11 @@ def check_data(
             if case == "adjacent_hits":
                 hit = (ranked.judged & (ranked.grades >= level))[:, : m.k]
                 found[case] = (hit[:, 1:] & hit[:, :-1]).any(axis=1)
-            users = tied if case == "tied_scores" else [q for q, f in zip(ranked.queries, found[case]) if f]
+            if case == "tied_test_items":
+                found[case] = _tied_test_items(groups, ranked, level, m.k)
+            if case == "tied_scores":
+                found[case] = np.isin(ranked.queries, _tied_in_top(groups, m.k or ranked.grades.shape[1]))
+            users = [q for q, f in zip(ranked.queries, found[case]) if f]
             if users:
                 raise ValueError(
                     _(
@@ -143,6 +149,19 @@ def _nonpositive_relevant(groups: Any, ranked: Any, level: float) -> np.ndarray:
     scores = _sorted_scores(groups)[:, :width]
     relevant = (ranked.judged & (ranked.grades >= level))[:, : scores.shape[1]]
     return (relevant & (scores <= 0)).any(axis=1)
+
+
+def _tied_test_items(groups: Any, ranked: Any, level: float, k: int | None) -> np.ndarray:
+    """Per user, whether a group of tied scores that starts in the top k holds a relevant item.
+
+    Only such a group moves a relevant item under a rule that ranks ties together (Evidently's
+    truncated average rank, Cornac's pessimistic one); ties among other items change nothing.
+    Each rank's score is the row's scores sorted, so the groups are the ranked list's own.
+    """
+    width = ranked.grades.shape[1]
+    start, end = tie_groups(_sorted_scores(groups)[:, :width])
+    relevant = ranked.judged & (ranked.grades >= level)
+    return (relevant & (end - start > 1) & (start < (width if k is None else k))).any(axis=1)
 
 
 def _sorted_scores(groups: Any) -> np.ndarray:
@@ -369,7 +388,7 @@ _register(
     },
     measures=_SIX,
     uncut=("reciprocal_rank", "average_precision"),
-    cases={"reciprocal_rank": ("no_hit",), "average_precision": ("no_hit", "tied_scores")},
+    cases={"reciprocal_rank": ("no_hit",), "average_precision": ("no_hit", "tied_test_items")},
     refused={
         "reciprocal_rank:cutoff": N_("Cornac's MRR ranks the whole list"),
         "average_precision:cutoff": N_("Cornac's MAP ranks the whole list"),
@@ -377,7 +396,7 @@ _register(
         "average_precision:no_hit": N_(
             "Cornac's MAP is NaN (0/0) when no test item is in the ranking, and its mean leaves it out"
         ),
-        "average_precision:tied_scores": N_(
+        "average_precision:tied_test_items": N_(
             "Cornac's MAP ranks tied scores pessimistically (rankdata 'max'), which no ties= rule here follows"
         ),
     },
@@ -481,12 +500,16 @@ _register(
     },
     measures=_SIX,
     cases={
-        **{family: ("tied_scores", "short_list") for family in _SIX},
+        **{family: ("tied_test_items", "short_list") for family in _SIX},
         "average_precision": ("tied_scores", "short_list", "adjacent_hits"),
     },
     refused={
-        **{f"{family}:tied_scores": _EVIDENTLY_TIES for family in _SIX},
+        **{f"{family}:tied_test_items": _EVIDENTLY_TIES for family in _SIX},
         **{f"{family}:short_list": _EVIDENTLY_SHORT for family in _SIX},
+        "average_precision:tied_scores": N_(
+            "Evidently's MAPKMetric gives a user with tied scores in the top k (even among items "
+            "that are not test items) a value that is no average precision (the recorded values show it)"
+        ),
         "average_precision:adjacent_hits": N_(
             "Evidently's MAPKMetric gives a user with two hits in a row a value that is no average "
             "precision (the recorded values show it), and no convention here follows it"

@@ -146,9 +146,9 @@ REFUSES = {
     ("lenskit", "MAP"): ("user_without_test",),
     ("daisyrec", "P"): ("empty_list",),
     ("cornac", "MRR"): ("no_hit",),
-    ("cornac", "MAP"): ("no_hit", "tied_scores"),
+    ("cornac", "MAP"): ("no_hit", "tied_test_items"),
     **{("torchmetrics", family): ("nonpositive_relevant",) for family in ("P", "R", "HR", "MRR", "MAP")},
-    **{("evidently", family): ("tied_scores", "short_list") for family in NAMES},
+    **{("evidently", family): ("tied_test_items", "short_list") for family in NAMES},
     ("evidently", "MAP"): ("tied_scores", "short_list", "adjacent_hits"),
 }
 UNCUT = 100  # MRR and MAP without a cutoff read the whole list
@@ -173,6 +173,19 @@ def users_in_case(library: str, dataset: str, measure: str, case: str) -> set[st
         return {
             u for u in run if any(score <= 0 and item in test.get(u, ()) for item, score in run[u].items())
         }
+    if case == "tied_test_items":  # a group of equal scores that starts in the top k and holds a test item
+        found = set()
+        for user in set(run) & set(test):
+            scores = sorted(run[user].values(), reverse=True)
+            for start, score in enumerate(scores[:k]):
+                group = [i for i, s in run[user].items() if s == score]
+                if (
+                    (start == 0 or scores[start - 1] != score)
+                    and len(group) > 1
+                    and set(group) & set(test[user])
+                ):
+                    found.add(user)
+        return found
     if case == "adjacent_hits":
         top = {u: sorted(run[u], key=lambda i: -run[u][i])[:k] for u in test}  # no ties left here
         return {
@@ -191,25 +204,42 @@ def library_failed(library: str, dataset: str, measure: str, case: str) -> bool:
     """What the library itself did on that case, as recorded: an exception, NaN, or a value above 1."""
     found = recorded(library, dataset, measure)
     values = [found["per_user"].get(u) for u in users_in_case(library, dataset, measure, case)]
-    if case == "tied_scores" and library == "evidently":  # its values on tied scores exceed 1 (tie probe)
+    if case == "tied_test_items" and library == "evidently":  # its values on tied scores exceed 1 (tie probe)
         return RECORD["libraries"]["evidently"]["tie_probe"]["two relevant items tied first"]["MAP@2"] > 1
-    if case == "tied_scores":  # Cornac's pessimistic ranks: another value than the given order's
-        return True
-    if case == "nonpositive_relevant":  # torchmetrics counts the item as not relevant: another value
-        return True
-    if case == "adjacent_hits":  # its value is not the AP of the list it was given (by hand here)
-        test, run, _ = given(library, dataset)
-        k, tied = cutoff(measure), users_in_case(library, dataset, measure, "tied_scores")
-        for user in users_in_case(library, dataset, measure, case) - tied:
-            hits = [item in test[user] for item in sorted(run[user], key=lambda i: -run[user][i])[:k]]
-            ap = sum(sum(hits[: i + 1]) / (i + 1) for i, hit in enumerate(hits) if hit) / len(test[user])
+    if case == "tied_scores":  # Evidently's MAP of such a user is no AP of the given order (by hand here)
+        return _not_an_ap(library, dataset, measure, case)
+    if case == "tied_test_items":  # Cornac's pessimistic ranks: not the AP of the given order (by hand here)
+        test, run, extra = given(library, dataset)
+        for user in users_in_case(library, dataset, measure, case):
+            items = [
+                i for i in run[user] if i not in extra["exclude"][user]
+            ]  # the given order, seen items out
+            hits = [item in test[user] for item in items]
+            ap = sum(sum(hits[: i + 1]) / (i + 1) for i, hit in enumerate(hits) if hit) / max(sum(hits), 1)
             value = found["per_user"][user]
-            if isinstance(value, dict) or abs(value - ap) > 1e-6:  # a crash, or no AP
+            if value is not None and abs(value - ap) > 1e-6:
                 return True
         return False
+    if case == "nonpositive_relevant":  # torchmetrics counts the item as not relevant: another value
+        return True
+    if case == "adjacent_hits":  # Evidently's MAP of such a user is no AP of the given order (by hand here)
+        return _not_an_ap(library, dataset, measure, case)
     if case == "short_list":
         values.append(found["mean"])
     return any(value is None or isinstance(value, dict) for value in values)
+
+
+def _not_an_ap(library: str, dataset: str, measure: str, case: str) -> bool:
+    """Whether the library's MAP@k of some user in the case crashed or is not AP@k (over |R|) of the
+    list in the given order (Python's sort is stable: tied items keep their given order)."""
+    test, run, _ = given(library, dataset)
+    found, k = recorded(library, dataset, measure)["per_user"], cutoff(measure)
+    for user in users_in_case(library, dataset, measure, case):
+        hits = [item in test[user] for item in sorted(run[user], key=lambda i: -run[user][i])[:k]]
+        ap = sum(sum(hits[: i + 1]) / (i + 1) for i, hit in enumerate(hits) if hit) / len(test[user])
+        if isinstance(found[user], dict) or abs(found[user] - ap) > 1e-6:
+            return True
+    return False
 
 
 CASES = [
