@@ -94,7 +94,7 @@ def check_data(
     chosen = _chosen(conventions)
     if chosen is None:
         return []
-    level = conventions.relevance_level
+    level, precision = conventions.relevance_level, conventions.score_precision
     n_relevant = (ranked.judged_grades >= level).sum(axis=1)
     hits = (ranked.judged & (ranked.grades >= level)).sum(axis=1)
     deepest = (
@@ -108,7 +108,7 @@ def check_data(
         "no_hit": (n_relevant > 0) & (hits == 0),
     }
     warned = chosen.tie_order and conventions.ties != "average"  # averaged ties have no order to warn of
-    tied = _tied_in_top(groups, deepest) if warned else []
+    tied = _tied_in_top(groups, deepest, precision) if warned else []
     for m in measures:
         for case in chosen.cases.get(m.family, ()):
             if case == "short_list":
@@ -119,9 +119,11 @@ def check_data(
                 hit = (ranked.judged & (ranked.grades >= level))[:, : m.k]
                 found[case] = (hit[:, 1:] & hit[:, :-1]).any(axis=1)
             if case == "tied_test_items":
-                found[case] = _tied_test_items(groups, ranked, level, m.k)
+                found[case] = _tied_test_items(groups, ranked, level, m.k, precision)
             if case == "tied_scores":
-                found[case] = np.isin(ranked.queries, _tied_in_top(groups, m.k or ranked.grades.shape[1]))
+                found[case] = np.isin(
+                    ranked.queries, _tied_in_top(groups, m.k or ranked.grades.shape[1], precision)
+                )
             users = [q for q, f in zip(ranked.queries, found[case]) if f]
             if users:
                 raise ValueError(
@@ -146,12 +148,12 @@ def _nonpositive_relevant(groups: Any, ranked: Any, level: float) -> np.ndarray:
     however the ties were ordered, each rank's sign is right.
     """
     width = ranked.grades.shape[1]
-    scores = _sorted_scores(groups)[:, :width]
+    scores = _sorted_scores(groups, "float64")[:, :width]  # only the sign matters
     relevant = (ranked.judged & (ranked.grades >= level))[:, : scores.shape[1]]
     return (relevant & (scores <= 0)).any(axis=1)
 
 
-def _tied_test_items(groups: Any, ranked: Any, level: float, k: int | None) -> np.ndarray:
+def _tied_test_items(groups: Any, ranked: Any, level: float, k: int | None, precision: str) -> np.ndarray:
     """Per user, whether a group of tied scores that starts in the top k holds a relevant item.
 
     Only such a group moves a relevant item under a rule that ranks ties together (Evidently's
@@ -159,16 +161,18 @@ def _tied_test_items(groups: Any, ranked: Any, level: float, k: int | None) -> n
     Each rank's score is the row's scores sorted, so the groups are the ranked list's own.
     """
     width = ranked.grades.shape[1]
-    start, end = tie_groups(_sorted_scores(groups)[:, :width])
+    start, end = tie_groups(_sorted_scores(groups, precision)[:, :width])
     relevant = ranked.judged & (ranked.grades >= level)
     return (relevant & (end - start > 1) & (start < (width if k is None else k))).any(axis=1)
 
 
-def _sorted_scores(groups: Any) -> np.ndarray:
-    """Each user's scores, high to low, padded with NaN (which equals nothing and sorts last)."""
+def _sorted_scores(groups: Any, precision: str) -> np.ndarray:
+    """Each user's scores as ranked (``score_precision``), high to low, padded with NaN (which
+    equals nothing and sorts last)."""
+    values = groups.values.astype(np.float32).astype(float) if precision == "float32" else groups.values
     lengths = np.asarray(groups.lengths)
     scores = np.full((len(lengths), int(lengths.max(initial=0))), np.nan)
-    scores[np.arange(scores.shape[1]) < lengths[:, None]] = groups.values  # query after query, in order
+    scores[np.arange(scores.shape[1]) < lengths[:, None]] = values  # query after query, in order
     return -np.sort(-scores, axis=1)
 
 
@@ -176,9 +180,9 @@ def _asks(chosen: LibraryPreset, measures: Sequence[Any], case: str) -> bool:
     return any(case in chosen.cases.get(m.family, ()) for m in measures)
 
 
-def _tied_in_top(groups: Any, k: int) -> list[str]:
+def _tied_in_top(groups: Any, k: int, precision: str) -> list[str]:
     """The users whose k highest scores hold two equal ones (or whose k-th ties with the next)."""
-    top = _sorted_scores(groups)[:, : k + 1]
+    top = _sorted_scores(groups, precision)[:, : k + 1]
     tied = (top[:, 1:] == top[:, :-1]).any(axis=1)
     return [q for q, t in zip(groups.qids, tied) if t]
 
