@@ -384,12 +384,13 @@ def evaluate_measures(
         raise ValueError(_("qrels holds no judgement at all"))
 
     tied: list[str] = []  # users with tied scores in the top k, for a library whose tie order is undefined
+    weights: dict[str, list[np.ndarray]] = {}  # averaging="micro": each part's denominators, per measure
 
     def score(groups: Records) -> dict[str, np.ndarray]:
         # unjudged="zero": a query of the run without judgements is ranked against none.
         ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
         tied.extend(recsys.check_data(c, measures, groups, ranked, deepest))
-        return _score(ranked, measures, c)
+        return _score(ranked, measures, c, weights)
 
     queries: list[str] = []
     parts: list[dict[str, np.ndarray]] = []
@@ -431,10 +432,8 @@ def evaluate_measures(
         if m.metric.summary == "run_id":  # known only once the whole run is read
             per_query[m.name] = np.full(len(queries), run_id, dtype=object)
     summary = {m.name: _summarise(m, per_query[m.name], run_id) for m in measures}
-    for m in measures:
-        if f"{m.name}\0weight" in parts[0]:  # averaging="micro": the sum of hits over the sum of denominators
-            weights = np.concatenate([part[f"{m.name}\0weight"] for part in parts])[at]
-            summary[m.name] = recsys.micro_mean(per_query[m.name], weights)
+    for name, parts_weights in weights.items():  # averaging="micro": hits summed over denominators summed
+        summary[name] = recsys.micro_mean(per_query[name], np.concatenate(parts_weights)[at])
     return Evaluation(
         tuple(map(queries.__getitem__, order)),
         per_query,
@@ -477,8 +476,13 @@ def _list(ids: Sequence[str], shown: int = 10) -> str:
     return shown_ids(list(ids), shown)
 
 
-def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> dict[str, np.ndarray]:
-    """Every metric for a group of ranked queries: one value per query, by the metric's own hook."""
+def _score(
+    ranked: ranking.Ranked, measures: list[Measure], c: Conventions, weights: dict[str, list[np.ndarray]]
+) -> dict[str, np.ndarray]:
+    """Every metric for a group of ranked queries: one value per query, by the metric's own hook.
+
+    With ``averaging="micro"``, each P@k's and recall@k's denominators are added to ``weights``.
+    """
     level = c.relevance_level
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     width = ranked.grades.shape[1]
@@ -515,7 +519,7 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
             computed[same] = _value(m, columns)
         values[m.name] = computed[same]
         if c.averaging == "micro" and m.family in ("precision", "recall"):
-            values[f"{m.name}\0weight"] = recsys.micro_weights(m, columns)
+            weights.setdefault(m.name, []).append(recsys.micro_weights(m, columns))
     return values
 
 

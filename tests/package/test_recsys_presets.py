@@ -446,6 +446,10 @@ def test_micro_averaging_by_hand():
     result = rm.evaluate(test, run, "p@5", precision_denominator="min_k_relevant", averaging="micro")
     assert result.per_query["p@5"].tolist() == [1 / 2, 3 / 4]
     assert result.summary["p@5"] == pytest.approx(4 / 6, abs=1e-15)
+    in_parts = rm.evaluate(
+        test, run, "p@5", precision_denominator="min_k_relevant", averaging="micro", chunk_queries=1
+    )
+    assert in_parts.summary == result.summary
 
 
 def test_torchmetrics_needs_the_given_order_for_its_ranked_measures():
