@@ -566,6 +566,10 @@ def simulate_sampled_metric(
       what a paper using sampled negatives would report;
     - ``"corrected"``: :func:`corrected_sampled_metric` at those same sampled ranks.
 
+    References
+    ----------
+    Krichene & Rendle, "On sampled metrics for item recommendation", KDD 2020.
+
     Examples
     --------
     >>> result = simulate_sampled_metric("HR@10", [40] * 200, 1000, 100, seed=1)

@@ -125,6 +125,16 @@ def test_expected_sampled_auc_is_the_full_auc():
     np.testing.assert_allclose(rm.sampled_expectation("HR@1", ranks, 300, 1), full)
 
 
+@pytest.mark.parametrize("metric", list(DEFINITIONS))
+def test_with_one_negative_every_metric_is_a_line_in_the_auc(metric):
+    # sampled rank 1 with probability AUC, else 2: E[M] = M(2) + (M(1) - M(2)) * AUC
+    ranks = np.array([1, 2, 37, 150, 299, 300])
+    auc = (300 - ranks) / 299
+    values = [DEFINITIONS[metric](r, 2) for r in (1, 2)]
+    expected = values[1] + (values[0] - values[1]) * auc
+    np.testing.assert_allclose(rm.sampled_expectation(metric, ranks, 300, 1), expected, atol=1e-14)
+
+
 def test_many_users_and_names_read_case_insensitively():
     ranks = np.random.default_rng(0).integers(1, 1_000_001, size=20_000)
     got = rm.sampled_expectation("hr@10", ranks, 1_000_000, 1000)
