@@ -29,6 +29,14 @@ from .metrics.rank_based import (
 )
 from .metrics.rating import mae, mse, rmse
 from .metrics.recommendation_lists import RecommendationLists, recommendation_lists
+from .metrics.sampled import (
+    corrected_sampled_metric,
+    sample_ranks,
+    sampled_correction,
+    sampled_expectation,
+    sampled_rank_probabilities,
+    simulate_sampled_metric,
+)
 from .metrics.set_based import f1, hit_rate, hits, precision, r_precision, recall
 
 __version__ = "0.2.0"
@@ -79,6 +87,7 @@ __all__ = [
     "average_precision",
     "calibration_kl",
     "compare",
+    "corrected_sampled_metric",
     "coverage",
     "dcg",
     "entropy",
@@ -112,7 +121,12 @@ __all__ = [
     "reciprocal_rank",
     "recommendation_lists",
     "rmse",
+    "sample_ranks",
+    "sampled_correction",
+    "sampled_expectation",
+    "sampled_rank_probabilities",
     "set_language",
+    "simulate_sampled_metric",
     "snips",
     "use_language",
 ]
