@@ -488,3 +488,26 @@ def test_chunked_measures_agree_with_one_chunk(monkeypatch):
     monkeypatch.setattr(module, "_CHUNK_ENTRIES", 7)
     monkeypatch.setattr(item_attributes, "_CHUNK_ENTRIES", 7)
     assert values() == pytest.approx(whole)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_renaming_items_and_users_changes_nothing(seed):
+    catalog, lists, counts, features, k = _random_case(seed)
+    rng = np.random.default_rng(seed)
+    new_name = dict(zip(catalog, rng.permutation(len(catalog)).tolist()))  # items become shuffled integers
+    renamed = {f"user-{u}": [new_name[i] for i in items] for u, items in reversed(list(lists.items()))}
+    renamed_counts = {new_name[i]: c for i, c in counts.items()}
+    renamed_features = {new_name[i]: f for i, f in features.items()}
+    renamed_catalog = [new_name[i] for i in catalog]
+    pairs = [
+        (rm.coverage(lists, catalog, k), rm.coverage(renamed, renamed_catalog, k)),
+        (rm.novelty(lists, counts, k), rm.novelty(renamed, renamed_counts, k)),
+        (rm.average_popularity(lists, counts, k), rm.average_popularity(renamed, renamed_counts, k)),
+        (rm.long_tail_share(lists, counts, k), rm.long_tail_share(renamed, renamed_counts, k)),
+        (rm.gini_index(lists, catalog, k), rm.gini_index(renamed, renamed_catalog, k)),
+        (rm.entropy(lists, k), rm.entropy(renamed, k)),
+        (rm.intra_list_diversity(lists, features, k), rm.intra_list_diversity(renamed, renamed_features, k)),
+    ]
+    for before, after in pairs:
+        assert after == pytest.approx(before)
+    assert 0 <= pairs[4][0] < 1 and 0 < pairs[0][0] <= 1  # a Gini index and a share
