@@ -388,7 +388,7 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
                 queries=len(result.a.queries),
                 alternative=settings.get("alternative"),
                 ci_method=settings.get("ci_method"),
-                measures=len(rows),
+                measures=settings["hypotheses"],
                 resamples=resamples,
                 seed=seed,
             )

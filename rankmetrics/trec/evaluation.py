@@ -18,6 +18,23 @@ from ..registry import Metric
 from ..tables import html_table, text_table
 from .names import Measure, parse_metric, trec_eval_name
 
+# trec_eval floors each value at this before taking a geometric mean (gm_map, gm_bpref).
+GM_FLOOR = 0.00001
+
+
+def summary_terms(metric: Metric, values: np.ndarray) -> np.ndarray:
+    """Each query's term of a metric's summary: the values whose arithmetic mean (or sum) it is.
+
+    A geometric mean (``gm_map``, ``gm_bpref``) is ``exp`` of the mean of
+    ``ln(max(x, GM_FLOOR))``, as trec_eval computes it, so its terms are those
+    logarithms; for a mean or a sum (the counts) the terms are the values
+    themselves. :func:`rankmetrics.compare` tests the terms, so that it tests
+    the number :func:`rankmetrics.evaluate` shows.
+    """
+    if metric.summary == "geometric":
+        return np.log(np.maximum(values, GM_FLOOR))
+    return np.asarray(values, dtype=float)
+
 
 @dataclass(frozen=True, repr=False)
 class Evaluation:

@@ -7,6 +7,7 @@ values worked out by hand.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import warnings
@@ -273,3 +274,66 @@ def test_result_views(result):
     assert result.queries == tuple(f"q{i:02d}" for i in range(8))
     with pytest.raises(KeyError, match="'ndcg' was not compared"):
         result["ndcg"]
+
+
+# ------------------------------------------- each measure's own summary (issue 30)
+
+
+def runs_from_hits(hits_a, hits_b, n_relevant):
+    """Queries whose ranked lists are the given 0/1 hit lists; query i has n_relevant[i] relevant docs."""
+    qrels, run_a, run_b = {}, {}, {}
+    for i, (a, b, r) in enumerate(zip(hits_a, hits_b, n_relevant)):
+        q = f"q{i}"
+        qrels[q] = {f"rel{j}": 1 for j in range(r)}
+        for run, hits in ((run_a, a), (run_b, b)):
+            relevant, other, docs = iter(range(r)), iter(range(len(hits))), {}
+            for rank, hit in enumerate(hits):
+                doc = f"rel{next(relevant)}" if hit else f"non{next(other)}"
+                docs[doc] = 10.0 - rank
+            run[q] = docs
+    return qrels, run_a, run_b
+
+
+# AP of each list by hand (sum of precision at each hit / relevant docs), and hits retrieved.
+HITS_A = [[0, 1, 0], [0, 0, 0], [1, 1, 0], [0, 0, 1], [1, 0, 0]]
+HITS_B = [[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 1, 0], [1, 0, 1]]
+N_RELEVANT = [1, 2, 2, 3, 2]
+AP_A = [1 / 2, 0.0, 1.0, (1 / 3) / 3, 1 / 2]
+AP_B = [1.0, (1 / 2 + 2 / 3) / 2, 1 / 2, (1 / 2) / 3, (1 + 2 / 3) / 2]
+RET_A, RET_B = [1, 0, 2, 1, 1], [1, 2, 1, 1, 2]
+
+
+@pytest.fixture(scope="module")
+def summaries():
+    qrels, run_a, run_b = runs_from_hits(HITS_A, HITS_B, N_RELEVANT)
+    names = ["map", "gm_map", "num_rel_ret", "AP"]  # AP is map again, under another name
+    return rm.compare(run_a, run_b, qrels, names), rm.evaluate(qrels, run_a, names), rm.evaluate(qrels, run_b, names)
+
+
+def test_each_row_shows_the_summary_evaluate_shows(summaries):
+    result, a, b = summaries
+    for name in ("map", "gm_map", "num_rel_ret", "AP"):
+        assert (result[name].mean_a, result[name].mean_b) == (a.summary[name], b.summary[name])
+    # gm_map by hand: trec_eval floors AP at 1e-5 before the geometric mean; a count is summed.
+    gm = lambda values: math.exp(sum(math.log(max(x, 1e-5)) for x in values) / len(values))
+    assert result["gm_map"].mean_a == pytest.approx(gm(AP_A)) and result["gm_map"].mean_a < 0.05
+    assert result["gm_map"].difference == pytest.approx(gm(AP_B) - gm(AP_A))
+    assert (result["num_rel_ret"].mean_a, result["num_rel_ret"].mean_b) == (sum(RET_A), sum(RET_B))
+    assert result["num_rel_ret"].difference == sum(RET_B) - sum(RET_A)
+
+
+def test_a_geometric_mean_is_tested_on_the_logarithms(summaries):
+    result, _a, _b = summaries
+    log_a, log_b = (np.log(np.maximum(ap, 1e-5)) for ap in (AP_A, AP_B))
+    row = result["gm_map"]
+    assert row.t_statistic == pytest.approx(stats.ttest_rel(log_b, log_a).statistic)
+    assert row.p_permutation == pytest.approx(sign_flip_p(log_b - log_a))  # 2**5 flips: exact
+    assert row.p_permutation != pytest.approx(result["map"].p_permutation)  # not map's test again
+
+
+def test_one_measure_under_two_names_is_one_hypothesis_for_holm(summaries):
+    result, _a, _b = summaries
+    assert result["AP"] == dataclasses.replace(result["map"], metric="AP")
+    raw = [result[m].p_permutation for m in ("map", "gm_map", "num_rel_ret")]  # three hypotheses
+    assert [result[m].p_permutation_holm for m in ("map", "gm_map", "num_rel_ret")] == pytest.approx(rm.holm(raw))
+    assert "Holm across 3 metrics" in str(result)
