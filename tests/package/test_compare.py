@@ -307,7 +307,11 @@ RET_A, RET_B = [1, 0, 2, 1, 1], [1, 2, 1, 1, 2]
 def summaries():
     qrels, run_a, run_b = runs_from_hits(HITS_A, HITS_B, N_RELEVANT)
     names = ["map", "gm_map", "num_rel_ret", "AP"]  # AP is map again, under another name
-    return rm.compare(run_a, run_b, qrels, names), rm.evaluate(qrels, run_a, names), rm.evaluate(qrels, run_b, names)
+    return (
+        rm.compare(run_a, run_b, qrels, names),
+        rm.evaluate(qrels, run_a, names),
+        rm.evaluate(qrels, run_b, names),
+    )
 
 
 def test_each_row_shows_the_summary_evaluate_shows(summaries):
@@ -335,5 +339,50 @@ def test_one_measure_under_two_names_is_one_hypothesis_for_holm(summaries):
     result, _a, _b = summaries
     assert result["AP"] == dataclasses.replace(result["map"], metric="AP")
     raw = [result[m].p_permutation for m in ("map", "gm_map", "num_rel_ret")]  # three hypotheses
-    assert [result[m].p_permutation_holm for m in ("map", "gm_map", "num_rel_ret")] == pytest.approx(rm.holm(raw))
+    assert [result[m].p_permutation_holm for m in ("map", "gm_map", "num_rel_ret")] == pytest.approx(
+        rm.holm(raw)
+    )
     assert "Holm across 3 metrics" in str(result)
+
+
+# ------------------------------------------- permutation p-values on a grid of values (issue 30)
+
+
+def exact_sign_flip_p(whole, alternative):
+    """The exact paired randomization p-value of integer differences: every one of the 2**n sign flips."""
+    flips = np.array(list(itertools.product([1, -1], repeat=len(whole))))
+    null, observed = flips @ np.array(whole), sum(whole)  # sums of integers: no rounding anywhere
+    greater, less = np.mean(null >= observed), np.mean(null <= observed)
+    return {"greater": greater, "less": less, "two-sided": min(1.0, 2 * min(greater, less))}[alternative]
+
+
+# P@5 of ten queries: hits in the top 5 for a and b. The differences of P@5 are
+# 0.4, -0.4, 0.2, -0.2, -0.2, -0.2, 0.2, 0.2, 0, 0: their mean is exactly 0, but in floats
+# 3/5 - 1/5 and the like leave a mean of about -1.7e-17 (two-sided p was 0.859, not 1).
+HITS_5_A = [1, 2, 0, 1, 1, 2, 2, 2, 1, 2]
+HITS_5_B = [3, 0, 1, 0, 0, 1, 3, 3, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("alternative", "exact"), [("two-sided", 1.0), ("greater", 616 / 1024), ("less", 616 / 1024)]
+)
+def test_permutation_p_on_a_grid_is_exact(alternative, exact):
+    whole = [b - a for a, b in zip(HITS_5_A, HITS_5_B)]  # the differences times 5: integers
+    assert exact_sign_flip_p(whole, alternative) == exact  # 616 of the 1,024 sums are >= 0
+    top = [[1] * h + [0] * (5 - h) for h in HITS_5_A], [[1] * h + [0] * (5 - h) for h in HITS_5_B]
+    qrels, run_a, run_b = runs_from_hits(*top, [5] * 10)
+    row = rm.compare(run_a, run_b, qrels, "P_5", alternative=alternative)["P_5"]  # 2**10 < 9999: exact
+    np.testing.assert_allclose(rm.compare(run_a, run_b, qrels, "P_5").differences("P_5"), np.array(whole) / 5)
+    assert row.p_permutation == pytest.approx(exact, abs=1e-12)
+
+
+def test_permutation_p_on_random_grids_equals_the_enumeration():
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        hits_a, hits_b = rng.integers(0, 6, 8), rng.integers(0, 6, 8)
+        top = [[[1] * h + [0] * (5 - h) for h in hits] for hits in (hits_a, hits_b)]
+        qrels, run_a, run_b = runs_from_hits(*top, [5] * 8)
+        row = rm.compare(run_a, run_b, qrels, "P_5", n_resamples=300)["P_5"]  # 2**8 = 256 flips: exact
+        assert row.p_permutation == pytest.approx(
+            exact_sign_flip_p(list(hits_b - hits_a), "two-sided"), abs=1e-12
+        )
