@@ -15,6 +15,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import warnings
 from typing import Any
 
@@ -295,7 +296,7 @@ def _render(result: Any, per_query: bool, form: str) -> str:
         }
         if per_query:
             data["per_query"] = result.to_dict()["per_query"]
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return _json(data)
     if form in ("tsv", "csv"):
         out = io.StringIO()
         writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
@@ -395,12 +396,24 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
             + note
         )
     if args.format == "json":
-        return (
-            json.dumps(
-                {"rankmetrics": __version__, "reference": c["reference"], "comparisons": data},
-                ensure_ascii=False,
-                indent=2,
-            ),
-            notes,
-        )
+        return _json({"rankmetrics": __version__, "reference": c["reference"], "comparisons": data}), notes
     return "\n\n".join(parts) + "\n" + _version_line(c), notes
+
+
+def _json(data: Any) -> str:
+    """Strict JSON: a number that is not finite (a t-test undefined on identical runs: nan) is null.
+
+    Python's json writes bare ``NaN``, which JSON does not have: ``JSON.parse`` and
+    strict parsers refuse the whole output.
+    """
+
+    def strict(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: strict(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [strict(item) for item in value]
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        return value
+
+    return json.dumps(strict(data), ensure_ascii=False, indent=2, allow_nan=False)

@@ -96,6 +96,22 @@ def test_compare_prints_each_run_against_the_first(capsys, files):
     assert "모든 질의의 차이가 같아" in out and out.rstrip().endswith("기준 trec_eval-10")
 
 
+def refuse(constant):
+    raise ValueError(f"not JSON: {constant}")
+
+
+def test_compare_json_is_strict_json_when_the_runs_are_identical(capsys, files):
+    # Identical runs: every difference is 0, so the t-test is undefined (nan in Python). JSON has
+    # no NaN; a strict parser (JSON.parse, parse_constant refusing) must read the output: null.
+    qrels, results = files
+    status, out, _ = run(capsys, "compare", qrels, results, results, "--measures", "map", "--format", "json")
+    assert status == 0
+    data = json.loads(out, parse_constant=refuse)
+    row = data["comparisons"][0]["map"]
+    assert row["p_ttest"] is None and row["t_statistic"] is None and row["p_ttest_holm"] is None
+    assert row["difference"] == 0.0 and row["p_permutation"] == 1.0 and row["ties"] == 3
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
