@@ -282,7 +282,7 @@ def run_evaluate(args: argparse.Namespace) -> tuple[str, list[str]]:
 def _render(result: Any, per_query: bool, form: str) -> str:
     from .. import __version__
     from ..tables import text_table
-    from .evaluation import _cell, _plain
+    from .evaluation import cell_text, plain_value
 
     names = list(result.per_query)
     if form == "json":
@@ -291,7 +291,7 @@ def _render(result: Any, per_query: bool, form: str) -> str:
             "reference": result.conventions["reference"],
             "conventions": dict(result.conventions),
             "queries": len(result.queries),
-            "summary": {m: _plain(m, v) for m, v in result.summary.items()},
+            "summary": {m: plain_value(m, v) for m, v in result.summary.items()},
             "missing_queries": list(result.missing_queries),
         }
         if per_query:
@@ -304,18 +304,19 @@ def _render(result: Any, per_query: bool, form: str) -> str:
         if per_query:
             for i, qid in enumerate(result.queries):
                 for m in names:
-                    writer.writerow([qid, m, _plain(m, result.per_query[m][i])])
+                    writer.writerow([qid, m, plain_value(m, result.per_query[m][i])])
         for m in names:
-            writer.writerow(["all", m, _plain(m, result.summary[m])])  # trec_eval's "all"
+            writer.writerow(["all", m, plain_value(m, result.summary[m])])  # trec_eval's "all"
         return out.getvalue().rstrip("\n")
     footer = _footer(len(result.queries), result.conventions)
     if per_query:
         body = [
-            [qid, *(_cell(m, result.per_query[m][i]) for m in names)] for i, qid in enumerate(result.queries)
+            [qid, *(cell_text(m, result.per_query[m][i]) for m in names)]
+            for i, qid in enumerate(result.queries)
         ]
-        total = [[_("all"), *(_cell(m, result.summary[m]) for m in names)]]
+        total = [[_("all"), *(cell_text(m, result.summary[m]) for m in names)]]
         return text_table([_("query"), *names], body, footer=total) + "\n" + footer
-    rows = [[m, _cell(m, result.summary[m])] for m in names]
+    rows = [[m, cell_text(m, result.summary[m])] for m in names]
     return text_table([_("measure"), _("value")], rows) + "\n" + footer
 
 

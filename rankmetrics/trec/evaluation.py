@@ -94,7 +94,7 @@ class Evaluation:
             index = self.queries.index(str(qid))
         except ValueError:
             raise ValueError(_("query {qid!r} was not evaluated").format(qid=str(qid))) from None
-        return _plain(metric, self.per_query[metric][index])
+        return plain_value(metric, self.per_query[metric][index])
 
     def explain(self, qid: Any, metric: str | None = None) -> Any:
         """One query's ranking after tie-breaking, each document's status, and the metric's step table.
@@ -122,10 +122,10 @@ class Evaluation:
         """
         return {
             "per_query": {
-                qid: {m: _plain(m, values[i]) for m, values in self.per_query.items()}
+                qid: {m: plain_value(m, values[i]) for m, values in self.per_query.items()}
                 for i, qid in enumerate(self.queries)
             },
-            "summary": {m: _plain(m, value) for m, value in self.summary.items()},
+            "summary": {m: plain_value(m, value) for m, value in self.summary.items()},
             "conventions": dict(self.conventions),
         }
 
@@ -189,7 +189,7 @@ class Evaluation:
         for i in shown:
             if i != previous + 1:
                 rows.append(("…", ["…"] * len(self.per_query)))
-            rows.append((self.queries[i], [_cell(m, vals[i]) for m, vals in self.per_query.items()]))
+            rows.append((self.queries[i], [cell_text(m, vals[i]) for m, vals in self.per_query.items()]))
             previous = i
         return rows
 
@@ -232,7 +232,7 @@ class Evaluation:
     def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
         header = [_("query"), *self.per_query]
         body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
-        total = [[_("all"), *(_cell(m, self.summary[m]) for m in self.per_query)]]
+        total = [[_("all"), *(cell_text(m, self.summary[m]) for m in self.per_query)]]
         return header, body, total
 
     def __str__(self) -> str:
@@ -271,14 +271,16 @@ def _trec_eval_name(measure: Measure, conventions: Mapping[str, Any]) -> str:
     return trec_eval_name(measure)
 
 
-def _plain(metric: str, value: Any) -> int | float | str:
+def plain_value(metric: str, value: Any) -> int | float | str:
+    """A metric's value as plain Python: ``int`` for a count, ``str`` for a text measure, else ``float``."""
     registered = parse_metric(metric, check_range=False).metric
     if registered.text is not None:
         return str(value)
     return int(value) if registered.count else float(value)
 
 
-def _cell(metric: str, value: Any) -> str:
+def cell_text(metric: str, value: Any) -> str:
+    """A metric's value as a table shows it: a count whole, a text as it is, else 4 decimals."""
     return _shown(parse_metric(metric, check_range=False).metric, value)
 
 
