@@ -143,3 +143,26 @@ def test_no_module_imports_another_modules_private_names():
         if imported.startswith("_") and imported != "_" and not imported.startswith("__")
     ]
     assert private == []
+
+
+def test_no_module_reaches_into_another_modules_private_names():
+    # The same, written as an attribute of an imported module: files._nest, frames._text_column.
+    reached = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound = {}  # the local name of each package module this one imports
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    bound[alias.asname or alias.name] = alias.name
+        modules = {target.rsplit(".", 1)[-1] for target, imported, _ in imports(name) if not imported}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and bound.get(node.value.id) in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                reached.append(f"{name}:{node.lineno} {node.value.id}.{node.attr}")
+    assert reached == []
