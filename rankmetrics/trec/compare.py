@@ -482,7 +482,7 @@ def _one_metric(
     geometric = registered.summary == "geometric"
     # A mean or a sum of the differences is the difference of the means or sums; a geometric
     # mean is not linear, so its difference is that of the two geometric means.
-    mean = mean_b - mean_a if geometric else float(summarise(d))
+    difference = mean_b - mean_a if geometric else float(summarise(d))
 
     def mean_difference(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
         return np.mean(first - second, axis=axis)
@@ -509,40 +509,32 @@ def _one_metric(
     else:
         t = stats.ttest_rel(y, x, alternative=alternative)
         t_statistic, p_ttest = float(t.statistic), float(t.pvalue)
-    rng = np.random.default_rng([*seed, 2])
-    if geometric and max(np.ptp(x), np.ptp(y)) > _CONSTANT:
+    if geometric:
         # The interval of exp(mean of y) - exp(mean of x), resampling the queries in pairs.
-        def difference(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
+        def statistic(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
             return np.exp(np.mean(second, axis=axis)) - np.exp(np.mean(first, axis=axis))
 
+        samples, fixed = (x, y), max(np.ptp(x), np.ptp(y)) <= _CONSTANT
+    else:
+        statistic, samples, fixed = summarise, (d,), np.ptp(d) <= _CONSTANT
+    if fixed:  # every bootstrap resample gives the same difference: the interval is that point
+        low = high = difference
+    else:
         interval = stats.bootstrap(
-            (x, y),
-            difference,
-            paired=True,
+            samples,
+            statistic,
+            paired=geometric,
             vectorized=True,
             n_resamples=n_resamples,
             confidence_level=level,
             method=ci_method,
-            rng=rng,
-        ).confidence_interval
-        low, high = float(interval.low), float(interval.high)
-    elif geometric or np.ptp(d) <= _CONSTANT:
-        # Every bootstrap resample gives the same difference: the interval is that point.
-        low = high = mean
-    else:
-        interval = stats.bootstrap(
-            (d,),
-            summarise,
-            n_resamples=n_resamples,
-            confidence_level=level,
-            method=ci_method,
-            rng=rng,
+            rng=np.random.default_rng([*seed, 2]),
         ).confidence_interval
         low, high = float(interval.low), float(interval.high)
     return {
         "mean_a": mean_a,
         "mean_b": mean_b,
-        "difference": mean,
+        "difference": difference,
         "ci_low": low,
         "ci_high": high,
         "t_statistic": t_statistic,

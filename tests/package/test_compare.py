@@ -324,6 +324,8 @@ def test_each_row_shows_the_summary_evaluate_shows(summaries):
     assert result["gm_map"].difference == pytest.approx(gm(AP_B) - gm(AP_A))
     assert (result["num_rel_ret"].mean_a, result["num_rel_ret"].mean_b) == (sum(RET_A), sum(RET_B))
     assert result["num_rel_ret"].difference == sum(RET_B) - sum(RET_A)
+    for name in ("gm_map", "num_rel_ret"):  # each interval is of the difference shown
+        assert result[name].ci_low < result[name].difference < result[name].ci_high
 
 
 def test_a_geometric_mean_is_tested_on_the_logarithms(summaries):
