@@ -483,6 +483,18 @@ def _one_metric(
     # A mean or a sum of the differences is the difference of the means or sums; a geometric
     # mean is not linear, so its difference is that of the two geometric means.
     difference = mean_b - mean_a if geometric else float(summarise(d))
+    for terms, summary in ((x, mean_a), (y, mean_b)):
+        of_terms = np.exp(np.mean(terms)) if geometric else summarise(terms)
+        if not np.isclose(of_terms, summary, rtol=1e-9, atol=1e-12):
+            # averaging="micro": P@k and recall@k as the users' hits summed over their
+            # denominators summed, a weighted mean the per-query differences do not test.
+            raise ValueError(
+                _(
+                    "compare() cannot test {metric}: its summary ({summary!r}) is not made from its "
+                    "per-query values alone ({of_terms!r}), as with averaging='micro'; compare with "
+                    "averaging='per_user'"
+                ).format(metric=metric, summary=summary, of_terms=float(of_terms))
+            )
 
     def mean_difference(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
         return np.mean(first - second, axis=axis)

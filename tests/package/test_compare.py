@@ -388,3 +388,18 @@ def test_permutation_p_on_random_grids_equals_the_enumeration():
         assert row.p_permutation == pytest.approx(
             exact_sign_flip_p(list(hits_b - hits_a), "two-sided"), abs=1e-12
         )
+
+
+def test_a_summary_not_made_from_the_per_query_values_is_refused():
+    # averaging="micro": recall@3 as the hits summed over the relevant documents summed (run a:
+    # 5 of 10), not the mean of the recalls (1, 0, 1, 1/3, 1/2: 0.567). The per-query
+    # differences would test the mean while the row showed the micro value.
+    qrels, run_a, run_b = runs_from_hits(HITS_A, HITS_B, N_RELEVANT)
+    micro = rm.evaluate(qrels, run_a, "recall@3", averaging="micro")
+    assert micro.summary["recall@3"] == pytest.approx(sum(RET_A) / sum(N_RELEVANT))  # 5 / 10
+    assert micro.per_query["recall@3"].mean() != pytest.approx(0.5)
+    with pytest.raises(ValueError, match=r"cannot test recall@3: .*averaging='micro'"):
+        rm.compare(run_a, run_b, qrels, ["map", "recall@3"], averaging="micro")
+    # P@3's denominators are all 3: its micro value is the mean, and it is compared.
+    row = rm.compare(run_a, run_b, qrels, "P@3", averaging="micro")["P@3"]
+    assert (row.mean_a, row.mean_b) == (pytest.approx(sum(RET_A) / 15), pytest.approx(sum(RET_B) / 15))

@@ -15,20 +15,27 @@ import rankmetrics
 
 PACKAGE = Path(rankmetrics.__file__).parent
 
-# Cycles not yet removed, each with the change that would remove it. Each is listed exactly:
-# the test fails when one disappears (take it off the list) or a new one appears.
-KNOWN_CYCLES = {
-    # Conventions.resolve imports presets inside the function, and presets imports conventions:
-    # the presets' registry belongs in presets.py (both files were being changed by another
-    # piece of work when this test was written).
-    frozenset({"trec.conventions", "trec.presets"}),
-    # frames imports recsys_frames inside a function, and recsys_frames imports frames:
-    # the user_id/item_id checks that frames needs could live in recsys_frames alone.
-    frozenset({"trec.frames", "trec.recsys_frames"}),
-    # Evaluation.explain imports query_explanation, which imports evaluate for the query's value,
-    # which imports evaluation: evaluate could hand each Evaluation its explainer (a callback),
-    # or the per-query scoring (evaluate._score) could live in a module both import.
-    frozenset({"trec.evaluate", "trec.evaluation", "trec.query_explanation"}),
+# The imports that still close a cycle, each hidden inside a function or at the bottom of its
+# module, with the change that would remove it. Without them the graph has no cycle. Each is
+# listed exactly: the test fails when one is gone (take it off the list) or no longer closes a
+# cycle, and when a new cycle appears. The files of the first four were being changed by
+# another piece of work when this test was written.
+KNOWN_CYCLE_IMPORTS = {
+    # Conventions.resolve imports presets, which imports conventions: the presets' registry
+    # (PRESETS, register_preset) belongs in presets.py.
+    ("trec.conventions", "trec.presets"): "conventions.py, in Conventions.resolve",
+    # The conventions card imports presets_recsys.card_notes, and presets_recsys imports
+    # conventions (and evaluation, for shown_ids): the card's recommender lines could be
+    # handed to the card by the presets that need them.
+    ("trec.conventions", "trec.presets_recsys"): "conventions.py, in the card",
+    # presets imports presets_recsys at its bottom, which imports presets.LibraryPreset.
+    ("trec.presets", "trec.presets_recsys"): "presets.py, at the bottom",
+    # frames imports recsys_frames.as_query_frame inside frame_records, and recsys_frames
+    # imports frames.is_frame inside two functions: is_frame could live in recsys_frames.
+    ("trec.frames", "trec.recsys_frames"): "frames.py, in frame_records",
+    # Evaluation.explain imports query_explanation, which imports evaluate for the query's
+    # value, which imports evaluation: evaluate could hand each Evaluation its explainer.
+    ("trec.evaluation", "trec.query_explanation"): "evaluation.py, in Evaluation.explain",
 }
 
 
@@ -129,8 +136,26 @@ def test_the_reader_of_the_graph_sees_every_kind_of_import():
     assert sorted(map(sorted, found)) == [["a", "b", "c"], ["d", "e"]]
 
 
-def test_no_import_cycle_but_the_known_ones():
-    assert set(cycles(GRAPH)) == KNOWN_CYCLES
+def reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = {start}, [start]
+    while todo:
+        for w in graph.get(todo.pop(), ()):
+            if w == goal:
+                return True
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return False
+
+
+def test_no_import_cycle_but_through_the_known_imports():
+    for importer, imported in KNOWN_CYCLE_IMPORTS:
+        assert imported in GRAPH[importer], f"{importer} no longer imports {imported}: take it off the list"
+        assert reaches(GRAPH, imported, importer), f"{importer} -> {imported} closes no cycle now"
+    rest = {
+        name: targets - {b for a, b in KNOWN_CYCLE_IMPORTS if a == name} for name, targets in GRAPH.items()
+    }
+    assert cycles(rest) == []
 
 
 def test_no_module_imports_another_modules_private_names():
