@@ -94,6 +94,15 @@ def test_compare_prints_each_run_against_the_first(capsys, files):
     assert lines[1].split()[0] == "지표"
     assert lines[3].split()[:4] == ["map", "0.1785", "0.1785", "+0.0000"]
     assert "모든 질의의 차이가 같아" in out and out.rstrip().endswith("기준 trec_eval-10")
+    assert "지표 2개에 걸친 Holm 보정" in out
+
+
+def test_compare_counts_one_measure_under_two_names_once_for_holm(capsys, files):
+    qrels, results = files
+    status, out, _ = run(
+        capsys, "compare", qrels, results, results, "--measures", "map", "AP", "--resamples", "99"
+    )
+    assert status == 0 and "지표 1개에 걸친 Holm 보정" in out  # map and AP: one hypothesis
 
 
 def refuse(constant):
