@@ -321,7 +321,10 @@ def compare(
         When the two runs are evaluated on different queries (pass
         ``missing="zero"`` to score absent queries 0 in both), when fewer
         than 2 queries are evaluated, for a text measure (``runid``,
-        ``relstring``: no difference to test), or for a bad argument.
+        ``relstring``: no difference to test), for a measure whose summary
+        is not made from its per-query values alone (recall@k with
+        ``averaging="micro"``: a sum of hits over a sum of denominators), or
+        for a bad argument.
 
     See Also
     --------
