@@ -18,6 +18,14 @@ from .metrics.rank_based import (
     reciprocal_rank,
 )
 from .metrics.rating import mae, mse, rmse
+from .metrics.sampled import (
+    corrected_sampled_metric,
+    sample_ranks,
+    sampled_correction,
+    sampled_expectation,
+    sampled_rank_probabilities,
+    simulate_sampled_metric,
+)
 from .metrics.set_based import f1, hit_rate, hits, precision, r_precision, recall
 
 __version__ = "0.2.0"
@@ -65,6 +73,7 @@ __all__ = [
     "Worksheet",
     "average_precision",
     "compare",
+    "corrected_sampled_metric",
     "dcg",
     "evaluate",
     "expected_reciprocal_rank",
@@ -89,6 +98,11 @@ __all__ = [
     "recall",
     "reciprocal_rank",
     "rmse",
+    "sample_ranks",
+    "sampled_correction",
+    "sampled_expectation",
+    "sampled_rank_probabilities",
     "set_language",
+    "simulate_sampled_metric",
     "use_language",
 ]

@@ -112,6 +112,7 @@ PUBLIC = [
     "Worksheet",
     "average_precision",
     "compare",
+    "corrected_sampled_metric",
     "dcg",
     "evaluate",
     "expected_reciprocal_rank",
@@ -136,7 +137,12 @@ PUBLIC = [
     "recall",
     "reciprocal_rank",
     "rmse",
+    "sample_ranks",
+    "sampled_correction",
+    "sampled_expectation",
+    "sampled_rank_probabilities",
     "set_language",
+    "simulate_sampled_metric",
     "use_language",
 ]
 
