@@ -1,0 +1,70 @@
+"""The learner's path (issue 28): the findings of the outside read stay fixed.
+
+Each test reads the committed notebooks (their prose and the values their hidden cells
+glue) and recomputes the number the prose rests on by a second route: by hand in a
+comment, or with plain ``math``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import nbformat
+
+BOOK = Path(__file__).resolve().parents[2] / "book"
+
+
+def glued(name: str) -> dict[str, float]:
+    """The numbers a notebook glues: key -> value (``glue(key, value, display=False)``)."""
+    values = {}
+    for cell in nbformat.read(BOOK / name, as_version=4).cells:
+        for out in cell.get("outputs", []):
+            scrap = out.get("metadata", {}).get("scrapbook")
+            if scrap:
+                text = out["data"][scrap["mime_prefix"] + "text/plain"]
+                try:
+                    values[scrap["name"]] = float(text)
+                except ValueError:
+                    values[scrap["name"]] = text
+    return values
+
+
+def markdown(name: str) -> str:
+    """A page's prose: every markdown cell of a notebook, or a Markdown file."""
+    path = BOOK / name
+    if path.suffix == ".md":
+        return path.read_text(encoding="utf-8")
+    cells = nbformat.read(path, as_version=4).cells
+    return "\n".join(c.source for c in cells if c.cell_type == "markdown")
+
+
+def dcg(grades: list[int]) -> float:
+    return sum(g / math.log2(i + 1) for i, g in enumerate(grades, start=1))
+
+
+# ---------------------------------------------------------------- finding 1: rerankers
+
+
+def test_reranker_counter_example_is_glued_and_true():
+    # Candidates 3, 2, 1, 1, 1 and 95 zeros; the reranker shows [1, 1, 1, 0, 0].
+    # NDCG-local: the list is already in its best order -> 1.
+    # NDCG-recall: DCG 1 + 1/log2 3 + 1/2 = 2.1309 over the candidates' IDCG@5
+    # 3 + 2/log2 3 + 1/2 + 1/log2 5 + 1/log2 6 = 5.5795 -> 0.3819.
+    values = glued("06_ndcg_variants.ipynb")
+    assert values["ndcg_variants_rerank_local"] == 1.0
+    recall = dcg([1, 1, 1, 0, 0]) / dcg([3, 2, 1, 1, 1])
+    assert abs(values["ndcg_variants_rerank_recall"] - recall) < 1e-12
+    assert round(recall, 3) == 0.382
+
+
+def test_no_page_recommends_ndcg_local_for_rerankers():
+    pages = ["06_ndcg_variants.ipynb", "appendix_glossary.md", "07_diagnosis.ipynb", "cheatsheet.ipynb"]
+    wrong = re.compile(r"재순위화[^.\n|]*NDCG-local이 (알맞|공정)|NDCG-local[^|\n]*; 재순위화 평가에 알맞")
+    for page in pages:
+        assert not wrong.search(markdown(page)), page
+    glossary = markdown("appendix_glossary.md")
+    recall_row = next(line for line in glossary.splitlines() if line.startswith("| NDCG-recall"))
+    assert "재순위화" in recall_row
