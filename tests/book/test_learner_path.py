@@ -68,3 +68,18 @@ def test_no_page_recommends_ndcg_local_for_rerankers():
     glossary = markdown("appendix_glossary.md")
     recall_row = next(line for line in glossary.splitlines() if line.startswith("| NDCG-recall"))
     assert "재순위화" in recall_row
+
+
+# ---------------------------------------------------------------- finding 2: A/B tests
+
+
+def test_ab_test_is_not_called_an_offline_paired_comparison():
+    chapter = markdown("08_many_queries.ipynb")
+    box = chapter[chapter.index("(sec-many_queries-online)=") :]
+    box = box[: box.index("```\n", box.index(":class:"))]
+    for words in ("오프라인 평가", "온라인 A/B 테스트", "인터리빙", "한 시스템만", "두 표본 검정", "대응 검정"):
+        assert words in box, words
+    # the seed's "A/B 테스트" numbers are said to be offline ones, in both chapters that use them
+    assert "**오프라인** 값" in chapter
+    assert '"A/B 테스트로 비교한다"는 말이 뜻을 가지려면' not in chapter
+    assert "**넷플릭스 A/B 테스트**" not in markdown("06_ndcg_variants.ipynb")
