@@ -77,9 +77,93 @@ def test_ab_test_is_not_called_an_offline_paired_comparison():
     chapter = markdown("08_many_queries.ipynb")
     box = chapter[chapter.index("(sec-many_queries-online)=") :]
     box = box[: box.index("```\n", box.index(":class:"))]
-    for words in ("오프라인 평가", "온라인 A/B 테스트", "인터리빙", "한 시스템만", "두 표본 검정", "대응 검정"):
+    for words in (
+        "오프라인 평가",
+        "온라인 A/B 테스트",
+        "인터리빙",
+        "한 시스템만",
+        "두 표본 검정",
+        "대응 검정",
+    ):
         assert words in box, words
     # the seed's "A/B 테스트" numbers are said to be offline ones, in both chapters that use them
     assert "**오프라인** 값" in chapter
     assert '"A/B 테스트로 비교한다"는 말이 뜻을 가지려면' not in chapter
     assert "**넷플릭스 A/B 테스트**" not in markdown("06_ndcg_variants.ipynb")
+
+
+# ---------------------------------------------------------------- finding 3: the playgrounds
+
+PLAYGROUND = re.compile(r"```\{ranking-playground\}\n((?::\w+:.*\n)+)")
+
+
+def playground_configs(name: str) -> list[dict]:
+    """The {ranking-playground} directives of a notebook as the directive reads them."""
+    configs = []
+    for options in PLAYGROUND.findall(markdown(name)):
+        found = dict(re.findall(r":(\w+):[ \t]*(.*)", options))
+        grades = [float(g) for g in found["grades"].split()]
+        relevant = max(int(found.get("relevant") or 0), sum(g > 0 for g in grades))
+        configs.append({"grades": grades, "k": int(found["k"]), "relevant": relevant})
+    return configs
+
+
+def widget_start_values(configs: list[dict]) -> list[dict]:
+    """What the playground script shows before a click, computed by the script itself in Node."""
+    import importlib.util
+    import shutil
+    import subprocess
+
+    import pytest
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed: no JavaScript engine to run ranking_playground.js")
+    spec = importlib.util.spec_from_file_location("rankexplain_data", BOOK / "_ext" / "rankexplain_data.py")
+    data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(data)
+    program = "\n".join(
+        [
+            "globalThis.window = globalThis;",
+            data.script(),
+            (BOOK / "_static" / "rankexplain.js").read_text(encoding="utf-8"),
+            (BOOK / "_static" / "ranking_playground.js").read_text(encoding="utf-8"),
+            f"console.log(JSON.stringify({json.dumps(configs)}.map(RankingPlayground.startValues)));",
+        ]
+    )
+    done = subprocess.run([node, "-"], input=program, capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(done.stdout)
+
+
+def test_playgrounds_start_from_the_chapters_values():
+    # O X O X O (and five X) with R = 4 relevant items, one outside the list:
+    # R@5 = 3/4; AP = (1/1 + 2/3 + 3/5) / 4 = 0.5667;
+    # nDCG = (1 + 1/2 + 1/log2 6) / (1 + 1/log2 3 + 1/2 + 1/log2 5) = 0.7366.
+    ap = (1 + 2 / 3 + 3 / 5) / 4
+    ndcg = dcg([1, 0, 1, 0, 1]) / dcg([1, 1, 1, 1])
+    ch2, ch4, ch5 = glued("02_precision_recall.ipynb"), glued("04_map.ipynb"), glued("05_dcg_ndcg.ipynb")
+    (two,), (four,) = playground_configs("02_precision_recall.ipynb"), playground_configs("04_map.ipynb")
+    assert two["relevant"] == four["relevant"] == ch4["map_R"] == 4
+    shown_two, shown_four = widget_start_values([two, four])
+    assert shown_two["recall"] == ch2["precision_recall_ox_r5"] == 0.75
+    assert abs(shown_four["average_precision"] - ch4["map_ap_all"]) < 1e-12
+    assert abs(shown_four["average_precision"] - ap) < 1e-12
+    for shown in (shown_two, shown_four):
+        assert abs(shown["ndcg"] - ch5["dcg_ndcg_ox_ndcg4"]) < 1e-12
+        assert abs(shown["ndcg"] - ndcg) < 1e-12
+
+
+def test_making_j_relevant_raises_ap_with_four_relevant():
+    # J at rank 10 becomes the fourth relevant item: AP = (1 + 2/3 + 3/5 + 4/10) / 4 = 0.6667,
+    # up from 0.5667. Divided by the three in the list instead, the start would be 0.7556.
+    ch4 = glued("04_map.ipynb")
+    (four,) = playground_configs("04_map.ipynb")
+    with_j = dict(four, grades=four["grades"][:-1] + [1.0])
+    before, after = widget_start_values([four, with_j])
+    assert abs(before["average_precision"] - ch4["map_j_before"]) < 1e-12
+    assert abs(after["average_precision"] - ch4["map_j_after"]) < 1e-12
+    assert abs(ch4["map_j_after"] - (1 + 2 / 3 + 3 / 5 + 4 / 10) / 4) < 1e-12
+    assert abs(ch4["map_j_in_list"] - (1 + 2 / 3 + 3 / 5) / 3) < 1e-12
+    assert ch4["map_j_before"] < ch4["map_j_after"] < ch4["map_j_in_list"]
+    prose = markdown("04_map.ipynb")
+    assert "AP는 {glue:text}`map_j_before:.3f`에서 {glue:text}`map_j_after:.3f`로 오릅니다" in prose

@@ -25,13 +25,20 @@ def shown(driver):
     )
 
 
-def expected(grades, k):
+def relevant_in_all(driver):
+    """R, the query's relevant items as the page's field holds it (those outside the list too)."""
+    return int(driver.find_element("css selector", ".rm-playground").get_attribute("data-relevant"))
+
+
+def expected(grades, k, total):
+    # Relevant items outside the list count in R and enter the ideal ordering at grade 1.
+    unlisted = total - sum(g > 0 for g in grades)
     return {
         "precision": rm.precision(grades, k),
-        "recall": rm.recall(grades, k),
+        "recall": rm.recall(grades, k, n_relevant=total or None),
         "reciprocal_rank": rm.reciprocal_rank(grades, k),
-        "average_precision": rm.average_precision(grades, k),
-        "ndcg": rm.ndcg(grades, k),
+        "average_precision": rm.average_precision(grades, k, n_relevant=total or None),
+        "ndcg": rm.ndcg(grades, k, ideal=list(grades) + [1] * unlisted),
     }
 
 
@@ -39,7 +46,7 @@ def check(driver, k):
     from rankmetrics.teaching.explain.steps import exact_text
 
     grades, values = state(driver)
-    want = expected(grades, k)
+    want = expected(grades, k, relevant_in_all(driver))
     for metric, value in want.items():
         assert abs(values[metric] - value) <= 1e-12, (metric, grades)
     assert shown(driver) == {metric: exact_text(value) for metric, value in want.items()}
