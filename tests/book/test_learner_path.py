@@ -167,3 +167,19 @@ def test_making_j_relevant_raises_ap_with_four_relevant():
     assert ch4["map_j_before"] < ch4["map_j_after"] < ch4["map_j_in_list"]
     prose = markdown("04_map.ipynb")
     assert "AP는 {glue:text}`map_j_before:.3f`에서 {glue:text}`map_j_after:.3f`로 오릅니다" in prose
+
+
+# ---------------------------------------------------------------- finding 4: quiz 9
+
+
+def test_quiz_9_says_when_only_the_moved_precision_changes():
+    # [0, 1, 1, 0, 1] -> rank 5 to rank 1 -> [1, 0, 1, 1, 0]: the item at rank 2 goes to rank 3,
+    # P 1/2 -> 2/3; the one at rank 3 to rank 4, P 2/3 -> 3/4. Neither item moved itself.
+    values = glued("quiz.ipynb")
+    assert values["quiz_ex9_between_p2"] == 1 / 2
+    assert abs(values["quiz_ex9_between_p3_after"] - 2 / 3) < 1e-12
+    assert abs(values["quiz_ex9_between_p3"] - 2 / 3) < 1e-12
+    assert values["quiz_ex9_between_p4_after"] == 3 / 4
+    prose = markdown("quiz.ipynb")
+    assert "관련 문서 하나를 옮기면 바뀌는 것은 **옮긴 문서 자신의 정밀도**뿐입니다" not in prose
+    assert "그 사이에 다른 관련 문서가 없으면" in prose
