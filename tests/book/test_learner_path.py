@@ -183,3 +183,22 @@ def test_quiz_9_says_when_only_the_moved_precision_changes():
     prose = markdown("quiz.ipynb")
     assert "관련 문서 하나를 옮기면 바뀌는 것은 **옮긴 문서 자신의 정밀도**뿐입니다" not in prose
     assert "그 사이에 다른 관련 문서가 없으면" in prose
+
+
+# ---------------------------------------------------------------- finding 5: chapter 8's caption
+
+
+def test_chapter_8_quotes_the_caption_it_shows():
+    nb = nbformat.read(BOOK / "08_many_queries.ipynb", as_version=4)
+    captions = "".join(
+        "".join(out.get("data", {}).get("text/html", ""))
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+    )
+    prose = markdown("08_many_queries.ipynb")
+    assert "Note for" not in prose and "Note for" not in captions
+    quoted = re.search(r'표 설명 끝의 주\("([^"]+?) …"\)', prose).group(1)
+    assert quoted in captions  # the note the prose points to is on the page
+    if "two-sided" in captions:  # the caption prints compare's alternative= as given
+        assert "`two-sided`는" in prose and "양쪽 검정" in prose
