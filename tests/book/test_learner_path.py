@@ -202,3 +202,21 @@ def test_chapter_8_quotes_the_caption_it_shows():
     assert quoted in captions  # the note the prose points to is on the page
     if "two-sided" in captions:  # the caption prints compare's alternative= as given
         assert "`two-sided`는" in prose and "양쪽 검정" in prose
+
+
+# ---------------------------------------------------------------- finding 7: chapter 1's RMSE drop
+
+
+def test_rmse_drop_is_explained_by_the_two_errors():
+    # Only items 6 and 7 change, so n * (RMSE_A^2 - RMSE_A'^2) is exactly the drop of their squared
+    # errors: (0.85^2 + 0.9^2) - (0.3^2 + 0.4^2) = 1.2825 over the chapter's 10 items.
+    v = glued("01_rating_errors.ipynb")
+    squares = (v["rating_errors_ex4_err6_a"] ** 2 + v["rating_errors_ex4_err7_a"] ** 2) - (
+        v["rating_errors_ex4_err6_a2"] ** 2 + v["rating_errors_ex4_err7_a2"] ** 2
+    )
+    assert abs(squares - 1.2825) < 1e-9
+    n_items = squares / (v["rating_errors_ex4_rmse_a"] ** 2 - v["rating_errors_ex4_rmse_a2"] ** 2)
+    assert abs(n_items - 10) < 1e-9
+    prose = markdown("01_rating_errors.ipynb")
+    assert "물러난 덕분" not in prose
+    assert "RMSE는 목록을 보지 않으므로" in prose
