@@ -220,3 +220,16 @@ def test_rmse_drop_is_explained_by_the_two_errors():
     prose = markdown("01_rating_errors.ipynb")
     assert "물러난 덕분" not in prose
     assert "RMSE는 목록을 보지 않으므로" in prose
+
+
+# ---------------------------------------------------------------- finding 8: lost in the middle
+
+
+def test_lost_in_the_middle_is_cited():
+    prose = markdown("12_rag.ipynb")
+    sentence = next(line for line in prose.splitlines() if "컨텍스트의 가운데" in line)
+    assert "{cite}`liu2024lost`" in sentence
+    bib = (BOOK / "references.bib").read_text(encoding="utf-8")
+    entry = bib[bib.index("@article{liu2024lost,") :].split("\n}\n", 1)[0]
+    assert "Lost in the Middle" in entry and "Transactions of the Association for Computational Linguistics" in entry
+    assert "year      = {2024}" in entry
