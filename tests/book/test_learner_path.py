@@ -231,5 +231,25 @@ def test_lost_in_the_middle_is_cited():
     assert "{cite}`liu2024lost`" in sentence
     bib = (BOOK / "references.bib").read_text(encoding="utf-8")
     entry = bib[bib.index("@article{liu2024lost,") :].split("\n}\n", 1)[0]
-    assert "Lost in the Middle" in entry and "Transactions of the Association for Computational Linguistics" in entry
+    assert (
+        "Lost in the Middle" in entry
+        and "Transactions of the Association for Computational Linguistics" in entry
+    )
     assert "year      = {2024}" in entry
+
+
+# ---------------------------------------------------------------- finding 9: "분수로 끝까지"
+
+
+def test_no_page_asks_for_fractions_to_the_end():
+    # log2 3 has no fraction: the rule is "반올림하지 않고 끝까지" (round only at the end).
+    pages = (
+        sorted(BOOK.glob("*.ipynb")) + sorted(BOOK.glob("*.md")) + sorted((BOOK / "worksheets").rglob("*.md"))
+    )
+    for path in pages:
+        text = (
+            markdown(path.relative_to(BOOK).as_posix())
+            if path.suffix == ".ipynb"
+            else path.read_text("utf-8")
+        )
+        assert "분수로 끝까지" not in text, path.name
