@@ -253,3 +253,28 @@ def test_no_page_asks_for_fractions_to_the_end():
             else path.read_text("utf-8")
         )
         assert "분수로 끝까지" not in text, path.name
+
+
+# ---------------------------------------------------------------- finding 6: the -1 message
+
+
+def test_negative_grade_message_says_what_each_measure_does():
+    import pytest
+
+    import rankmetrics as rm
+
+    with pytest.raises(ValueError) as raised:
+        rm.ndcg([3, -1, 2])
+    message = str(raised.value)
+    assert "bpref" in message and "infAP" in message
+    # What the message claims, checked on a query where d2 has grade -1: bpref scores as if d2
+    # were not judged at all, infAP differently from both, MAP and P@5 as if d2 were non-relevant.
+    run = {"q": {"d2": 3.0, "d3": 2.5, "d1": 2.0, "d4": 1.0, "d5": 0.5}}
+    judged = {"d1": 1, "d3": 0, "d4": 0, "d5": 1}
+    measures = ["bpref", "infAP", "map", "P_5"]
+    pooled = rm.evaluate({"q": {**judged, "d2": -1}}, run, measures).summary
+    nonrelevant = rm.evaluate({"q": {**judged, "d2": 0}}, run, measures).summary
+    absent = rm.evaluate({"q": judged}, run, measures).summary
+    assert pooled["bpref"] == absent["bpref"] != nonrelevant["bpref"]
+    assert pooled["infAP"] not in (absent["infAP"], nonrelevant["infAP"])
+    assert pooled["map"] == nonrelevant["map"] and pooled["P_5"] == nonrelevant["P_5"]
