@@ -278,3 +278,52 @@ def test_negative_grade_message_says_what_each_measure_does():
     assert pooled["bpref"] == absent["bpref"] != nonrelevant["bpref"]
     assert pooled["infAP"] not in (absent["infAP"], nonrelevant["infAP"])
     assert pooled["map"] == nonrelevant["map"] and pooled["P_5"] == nonrelevant["P_5"]
+
+
+# ---------------------------------------------------------------- terms
+
+
+def visible_code(name: str) -> list[str]:
+    """The code cells a reader can see (shown, or folded behind a button)."""
+    cells = nbformat.read(BOOK / name, as_version=4).cells
+    hidden = {"remove-cell", "remove-input"}
+    return [c.source for c in cells if c.cell_type == "code" and not hidden & set(c.metadata.get("tags", []))]
+
+
+def test_visible_code_comments_are_korean():
+    comment = re.compile(r'(?:^|\s)#\s+(.+)$|"""(.+?)(?:"""|$)')  # not "#1f77b4" or "# ..." in a string
+    for path in sorted(BOOK.glob("*.ipynb")):
+        for source in visible_code(path.name):
+            for line in source.splitlines():
+                found = comment.search(line)
+                text = found and (found.group(1) or found.group(2))
+                in_string = found and line[: found.start()].count('"') % 2 == 1
+                english = text and re.search(r"[A-Za-z]{4,}", text) and not re.search(r"[가-힣]", text)
+                english = english and not in_string
+                assert not english, f"{path.name}: English comment {line.strip()!r}"
+
+
+def test_one_spelling_of_hit_rate_and_no_signature_calque():
+    for path in sorted(BOOK.glob("*.ipynb")) + sorted(BOOK.glob("*.md")):
+        if path.name == "appendix_glossary.md":  # it names the synonyms
+            continue
+        text = markdown(path.name)
+        assert not re.search(r"Hit ?Rate@", text), path.name  # the glossary's HR@K
+        assert "결함 서명" not in text, path.name
+    glossary = markdown("appendix_glossary.md")
+    rows = {line.split("|")[1].strip(): line for line in glossary.splitlines() if line.startswith("| ")}
+    assert "HitRate@K" in rows["적중률"] and "HR@K" in rows["적중률"]  # the synonyms are named
+    assert "결함 서명" in rows["고장 패턴"]
+    assert "정답" in rows["관련 문서(관련 항목)"]
+
+
+def test_graded_examples_say_relevant_documents():
+    # Graded lists (chapters 5, 6 and 12) say 관련 문서, not 정답 (kept for the O/X exercises).
+    for page, gone in [
+        ("05_dcg_ndcg.ipynb", ["정답이 많은 질의", "목록 안의 정답으로만"]),
+        ("06_ndcg_variants.ipynb", ["유일한 정답", "질의 2의 정답"]),
+        ("12_rag.ipynb", ["정답 문서"]),
+    ]:
+        prose = markdown(page)
+        for words in gone:
+            assert words not in prose, (page, words)
