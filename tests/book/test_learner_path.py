@@ -327,3 +327,64 @@ def test_graded_examples_say_relevant_documents():
         prose = markdown(page)
         for words in gone:
             assert words not in prose, (page, words)
+
+
+# ---------------------------------------------------------------- the measured goals
+
+HANGUL = re.compile("[가-힣]")
+CHAPTER_LIMIT = 5_000  # Hangul syllables of prose per chapter on the learner's main path
+INTRO_LIMIT = 2_500
+RECOMMENDER_FROM = 13  # chapters 13 and on (the recommender part) are not measured here
+
+
+def prose_syllables(name: str) -> int:
+    """Hangul syllables of the prose a reader sees: markdown cells, without MyST comment lines."""
+    lines = markdown(name).splitlines()
+    return sum(len(HANGUL.findall(line)) for line in lines if not line.lstrip().startswith("%"))
+
+
+def main_path() -> list[str]:
+    """The chapters of the book's parts 1 and 2 (기본 지표, 실무) in _toc.yml, recommender chapters left out."""
+    import yaml
+
+    toc = yaml.safe_load((BOOK.parent / "_toc.yml").read_text(encoding="utf-8"))
+    files = [chapter["file"] for part in toc["parts"][:2] for chapter in part["chapters"]]
+    names = [Path(file).name for file in files]
+    number = re.compile(r"(\d+)_")
+    return [
+        f"{name}.ipynb"
+        for name in names
+        if not (number.match(name) and int(number.match(name).group(1)) >= RECOMMENDER_FROM)
+    ]
+
+
+def test_main_path_chapters_are_short_enough():
+    chapters = main_path()
+    assert "01_rating_errors.ipynb" in chapters and "08_many_queries.ipynb" in chapters
+    sizes = {name: prose_syllables(name) for name in chapters}
+    over = {name: size for name, size in sizes.items() if size > CHAPTER_LIMIT}
+    assert not over, f"over {CHAPTER_LIMIT:,} syllables of prose: {over}"
+
+
+def test_intro_is_short():
+    assert prose_syllables("intro.ipynb") < INTRO_LIMIT
+
+
+def test_the_counter_counts_syllables_only():
+    assert len(HANGUL.findall("재현율(recall)은 0.75입니다.")) == 7  # 재 현 율 은 입 니 다
+
+
+def test_no_ssiat_and_no_unknown_year_inline():
+    undated = re.findall(
+        r"@\w+\{(\w+),[^@]*?year\s*=\s*\{연도 미상\}", (BOOK / "references.bib").read_text("utf-8")
+    )
+    assert undated  # the Korean source posts have no year
+    plain_cite = re.compile(r"\{cite(?::p|:t|:ps|:ts)?\}`([^`]*)`")
+    pages = sorted(BOOK.glob("*.ipynb")) + sorted(BOOK.glob("*.md"))
+    for path in pages:
+        nb_text = path.read_text(encoding="utf-8")
+        assert "씨앗" not in nb_text, path.name  # 시드
+        text = markdown(path.name)
+        assert "연도 미상" not in text, path.name
+        for keys in plain_cite.findall(text):  # these styles print the year; {cite:authorpar} does not
+            assert not {k.strip() for k in keys.split(",")} & set(undated), (path.name, keys)
