@@ -388,3 +388,21 @@ def test_no_ssiat_and_no_unknown_year_inline():
         assert "연도 미상" not in text, path.name
         for keys in plain_cite.findall(text):  # these styles print the year; {cite:authorpar} does not
             assert not {k.strip() for k in keys.split(",")} & set(undated), (path.name, keys)
+
+
+def test_playground_without_scripts_shows_the_scripts_start():
+    # The directive prints the start values for readers without scripts (and on paper); they are
+    # the values the script starts from, for every playground in the book.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("try_in_page", BOOK / "_ext" / "try_in_page.py")
+    directive = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(directive)
+    pages = ["02_precision_recall.ipynb", "03_rank_position.ipynb", "04_map.ipynb", "05_dcg_ndcg.ipynb"]
+    configs = [config for page in pages for config in playground_configs(page)]
+    assert len(configs) == len(pages)
+    for config, script in zip(configs, widget_start_values(configs)):
+        k = min(config["k"], len(config["grades"]))
+        static = [value for _, value in directive._playground_values(config["grades"], k, config["relevant"])]
+        order = ["precision", "recall", "reciprocal_rank", "average_precision", "ndcg"]
+        assert all(abs(a - script[m]) < 1e-12 for a, m in zip(static, order)), config
