@@ -255,7 +255,7 @@
       const asked = Number(totalInput.value);
       total = Number.isInteger(asked) && asked >= inList() ? asked : inList();
       const results = render();
-      say(totalNote.textContent, results);
+      say(totalNote.textContent.replace(/\.$/, ""), results);
     });
     reset.addEventListener("click", () => {
       cards = start.map((c) => Object.assign({}, c));
