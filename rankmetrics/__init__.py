@@ -7,7 +7,17 @@ gives a plain ``float``; a 2-D array of grades gives one value per row.
 
 from . import metrics  # noqa: F401  (importing any metric module registers them all, in reading order)
 from .i18n import language, set_language, use_language
+from .metrics.beyond_accuracy import (
+    average_popularity,
+    coverage,
+    entropy,
+    gini_index,
+    long_tail_share,
+    novelty,
+)
 from .metrics.dcg import dcg, ndcg
+from .metrics.item_attributes import calibration_kl, exposure, intra_list_diversity
+from .metrics.off_policy import ips, snips
 from .metrics.ordering import order_by_score
 from .metrics.rank_based import (
     average_precision,
@@ -18,6 +28,15 @@ from .metrics.rank_based import (
     reciprocal_rank,
 )
 from .metrics.rating import mae, mse, rmse
+from .metrics.recommendation_lists import RecommendationLists, recommendation_lists
+from .metrics.sampled import (
+    corrected_sampled_metric,
+    sample_ranks,
+    sampled_correction,
+    sampled_expectation,
+    sampled_rank_probabilities,
+    simulate_sampled_metric,
+)
 from .metrics.set_based import f1, hit_rate, hits, precision, r_precision, recall
 
 __version__ = "0.2.0"
@@ -62,18 +81,29 @@ __all__ = [
     "Comparison",
     "Evaluation",
     "Explanation",
+    "RecommendationLists",
     "Worksheet",
+    "average_popularity",
     "average_precision",
+    "calibration_kl",
     "compare",
+    "corrected_sampled_metric",
+    "coverage",
     "dcg",
+    "entropy",
     "evaluate",
     "expected_reciprocal_rank",
     "explain",
+    "exposure",
     "f1",
+    "gini_index",
     "hit_rate",
     "hits",
     "holm",
+    "intra_list_diversity",
+    "ips",
     "language",
+    "long_tail_share",
     "mae",
     "make_worksheet",
     "mean_average_precision",
@@ -81,6 +111,7 @@ __all__ = [
     "mean_reciprocal_rank",
     "mse",
     "ndcg",
+    "novelty",
     "order_by_score",
     "precision",
     "r_precision",
@@ -88,7 +119,14 @@ __all__ = [
     "read_run",
     "recall",
     "reciprocal_rank",
+    "recommendation_lists",
     "rmse",
+    "sample_ranks",
+    "sampled_correction",
+    "sampled_expectation",
+    "sampled_rank_probabilities",
     "set_language",
+    "simulate_sampled_metric",
+    "snips",
     "use_language",
 ]

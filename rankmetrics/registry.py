@@ -70,6 +70,12 @@ class Columns:
     # How iprec_at_recall and 11pt_avg turn a recall level into a rank: "lround" (trec_eval 10.0)
     # or "plus_0.9" (9.x); see rankmetrics.trec.conventions.REFERENCE_RULES.
     recall_rank: str = "lround"
+    # The recommender libraries' conventions (rankmetrics.metrics.conventions: DISCOUNTS,
+    # EVALUATE_IDEALS, PRECISION_DENOMINATORS, RECALL_DENOMINATORS).
+    discount: str = "log2"
+    ideal: str = "judged"
+    precision_denominator: str = "k"
+    recall_denominator: str = "all_relevant"
     # What shared() has computed for this group of queries (not an argument; replace() starts afresh).
     _shared: dict = dataclass_field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -36,6 +36,36 @@ IDEAL_SOURCES = ("judged", "listed")
 # scikit-learn's average_precision_score when given one row of retrieved items).
 AP_DENOMINATORS = ("all_relevant", "min_k_relevant", "retrieved_relevant")
 
+# What AP divides by in rankmetrics.evaluate, which also knows each list's length:
+# "min_k_listed_relevant" is min(|R|, length of the list cut at k), LensKit's AveragePrecision
+# (metrics/ranking/_map.py), so a list of 3 with 3 hits scores 1 whatever |R| and k are.
+EVALUATE_AP_DENOMINATORS = (*AP_DENOMINATORS, "min_k_listed_relevant")
+
+# The recommender libraries' other ideals, offered by rankmetrics.evaluate (which knows k and
+# the list): "relevant_ones": one unit of gain per relevant item, whatever its grade, so
+# min(k, |R|) ones at cutoff k (LensKit's binary NDCG, RecBole, Cornac, implicit); "k_ones":
+# k ones, whatever |R| is (RecTools' NDCG with divide_by_achievable=False, its default);
+# "listed_hits": the gains already in the top k, sorted (DaisyRec's NDCG: idcg = DCG(sorted(r)),
+# which ignores every relevant item the list missed).
+EVALUATE_IDEALS = (*IDEAL_SOURCES, "relevant_ones", "k_ones", "listed_hits")
+
+# What P@k divides by. "k": trec_eval, ranx, RecBole, Cornac, RePlay, RecTools, Recommenders.
+# "listed": the items shown, min(k, length of the list) (LensKit's Precision, DaisyRec's
+# Precision, torchmetrics' adaptive k); an empty list then has no precision (0/0).
+# "min_k_relevant": min(k, |R|) (implicit's ranking_metrics_at_k "precision", a capped recall).
+PRECISION_DENOMINATORS = ("k", "listed", "min_k_relevant")
+
+# What recall@k divides by. "all_relevant": |R| (trec_eval and most libraries);
+# "min_k_relevant": min(k, |R|) (LensKit's Recall, RecPack's CalibratedRecallK), so that a
+# perfect top k scores 1 even when |R| > k; "listed_relevant": the relevant items in the list
+# passed, cut or not (torchmetrics' retrieval_recall, which sees only the items passed).
+RECALL_DENOMINATORS = ("all_relevant", "min_k_relevant", "listed_relevant")
+
+# DCG's discount of rank i. "log2": log2(i + 1) (Burges et al. 2005; trec_eval and most
+# libraries). "lenskit": max(1, log2 i), LensKit's default LogRankWeight (log 2 / log(max(i, 2))),
+# Järvelin & Kekäläinen's log_b(i) from rank b = 2 on: ranks 1 and 2 weigh alike.
+DISCOUNTS = ("log2", "lenskit")
+
 
 def is_relevant(grades: np.ndarray) -> np.ndarray:
     """Boolean mask of the relevant positions (grade > 0)."""
@@ -118,8 +148,11 @@ def ap_denominator(
     )  # validation happens before
 
 
-def discounts(n: int) -> np.ndarray:
-    """log2(rank + 1) for ranks 1..n: 1, 1.585, 2, 2.322, 2.585, ..."""
+def discounts(n: int, discount: str = "log2") -> np.ndarray:
+    """What ranks 1..n are divided by: log2(rank + 1) = 1, 1.585, 2, 2.322, 2.585, ...;
+    with ``discount="lenskit"``, max(1, log2 rank) = 1, 1, 1.585, 2, 2.322, ... (:data:`DISCOUNTS`)."""
+    if discount == "lenskit":
+        return np.maximum(np.log2(np.arange(1, n + 1, dtype=float)), 1.0)
     return np.log2(np.arange(2, n + 2, dtype=float))
 
 

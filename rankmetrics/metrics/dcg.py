@@ -234,12 +234,18 @@ def _ndcg_rows(
 
 
 def _discounted_gains(
-    grades: np.ndarray, k: int | None, best: np.ndarray, gain: str, ties: tuple | None = None
+    grades: np.ndarray,
+    k: int | None,
+    best: np.ndarray,
+    gain: str,
+    ties: tuple | None = None,
+    discount_rule: str = "log2",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each rank's gain over log2(rank + 1), in the ranked list cut at k and in ``best``, the ideal cut at k.
 
     Both get as many columns as the longer of the two, so a perfect ranking
     adds the very same terms in the very same order and scores exactly 1.0.
+    ``discount_rule="lenskit"`` divides by max(1, log2 rank) instead (:data:`DISCOUNTS`).
     """
     top, _ = cutoff(grades, k)
     width = max(top.shape[1], best.shape[1])
@@ -247,7 +253,7 @@ def _discounted_gains(
     # The ideal's first grade is the row's largest: the ideal holds every listed grade.
     largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
     shift = gain_shift(largest, gain)
-    discount = discounts(width)
+    discount = discounts(width, discount_rule)
     if ties is None:
         actual = gain_values(pad_right(top, width), gain, shift)
     else:
@@ -270,16 +276,35 @@ def _ndcg_of(discounted: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
 
 
 def _ideal_ordering(c: Columns) -> np.ndarray:
-    """Every judged grade of each query, high to low: the ideal of every cutoff (Columns.shared)."""
+    """Every judged grade of each query, high to low: the ideal of every cutoff (Columns.shared).
+
+    With ``ideal="listed"`` the retrieved grades; with ``"relevant_ones"`` one 1 per relevant
+    item (so min(k, |R|) ones at cutoff k).
+    """
+    if c.ideal == "relevant_ones":
+        count = np.asarray(c.n_relevant, dtype=np.int64)
+        return (np.arange(int(count.max(initial=0))) < count[:, None]).astype(float)
     ideal = c.graded if c.best is None else c.best
     return _ideal_top(ideal, ideal.shape[1])
+
+
+def _ideal_at(c: Columns, k: int) -> np.ndarray:
+    """The ideals that depend on the cut: k ones (``"k_ones"``), or the top k's own grades
+    sorted (``"listed_hits"``)."""
+    if c.ideal == "k_ones":
+        return np.ones((c.graded.shape[0], k))
+    return -np.sort(-cutoff(c.graded, k)[0], axis=1)
 
 
 def _discounted_to(c: Columns, width: int) -> tuple[np.ndarray, np.ndarray]:
     """nDCG's discounted gains cut at ``width`` (Columns.shared): with lists of 100, ndcg_cut_100
     ... ndcg_cut_1000 and the uncut ndcg are one computation."""
     ties = None if c.tie_start is None else (c.tie_start, c.tie_end)
-    return _discounted_gains(c.graded, width, c.shared(_ideal_ordering)[:, :width], c.gain, ties)
+    if c.ideal in ("k_ones", "listed_hits"):
+        best = _ideal_at(c, width)
+    else:
+        best = c.shared(_ideal_ordering)[:, :width]
+    return _discounted_gains(c.graded, width, best, c.gain, ties, c.discount)
 
 
 def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) -> np.ndarray:
@@ -290,6 +315,8 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
     """
     ties = None if columns.tie_start is None else (columns.tie_start, columns.tie_end)
     if gains is None:
+        if columns.ideal == "k_ones":  # k ones whatever the list's length: no cut is "past the end"
+            return _ndcg_of(columns.shared(_discounted_to, columns.width if k is None else k))
         # A cut at or past the end of both the list and the ideal cuts nothing: ndcg_cut_k is then ndcg.
         longest = max(columns.width, columns.shared(_ideal_ordering).shape[1])
         return _ndcg_of(columns.shared(_discounted_to, longest if k is None else min(k, longest)))

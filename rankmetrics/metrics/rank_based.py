@@ -422,14 +422,17 @@ def _sums(c: Columns) -> tuple[np.ndarray, np.ndarray]:
 
 
 def evaluate_ap(columns: Columns, k: int | None) -> np.ndarray:
+    rule, n_relevant = columns.denominator, columns.n_relevant
+    if rule == "min_k_listed_relevant":  # LensKit: min(|R|, the list's length, k)
+        rule, n_relevant = "min_k_relevant", np.minimum(n_relevant, columns.n_retrieved)
     # Without a cutoff, min(k, R) is R: "min_k_relevant" is then the same as "all_relevant".
-    rule = "all_relevant" if k is None and columns.denominator == "min_k_relevant" else columns.denominator
+    rule = "all_relevant" if k is None and rule == "min_k_relevant" else rule
     if columns.tie_start is None:
-        n_relevant = columns.n_relevant if rule != "retrieved_relevant" else None
+        n_relevant = n_relevant if rule != "retrieved_relevant" else None
         return _ap_at(columns.shared(_sums), k or columns.width, n_relevant, rule)
     # ties="average" (evaluate refuses "retrieved_relevant", whose divisor depends on the order).
     total = ties.expected_precision_sum(columns.binary, columns.tie_start, columns.tie_end, k)
-    divisor = ap_denominator(columns.n_relevant, None, k or 0, rule)
+    divisor = ap_denominator(n_relevant, None, k or 0, rule)
     return safe_divide(total, divisor, positive=True)
 
 

@@ -283,16 +283,38 @@ def _expected_hits(c: Columns, k: int | np.ndarray) -> np.ndarray:
 # cutoff (P_5 ... P_1000, recall_5 ... recall_1000); the formulas are the functions' own.
 
 
+def precision_divisor(c: Columns, k: int) -> Any:
+    """What P@k divides by for each query, under ``c.precision_denominator``
+    (:data:`~rankmetrics.metrics.conventions.PRECISION_DENOMINATORS`): k, the items
+    shown (min(k, length of the list)) or min(k, |R|). 0 for an empty list or no relevant item."""
+    if c.precision_denominator == "listed":
+        return np.minimum(c.n_retrieved, k).astype(float)
+    if c.precision_denominator == "min_k_relevant":
+        return np.minimum(c.n_relevant, k).astype(float)
+    return k
+
+
+def recall_divisor(c: Columns, k: int) -> np.ndarray:
+    """What recall@k divides by for each query, under ``c.recall_denominator``
+    (:data:`~rankmetrics.metrics.conventions.RECALL_DENOMINATORS`): |R|, min(k, |R|), or the
+    relevant items in the list (evaluate then ranks the whole list)."""
+    if c.recall_denominator == "min_k_relevant":
+        return np.minimum(c.n_relevant, k).astype(float)
+    if c.recall_denominator == "listed_relevant":
+        return c.n_relevant_retrieved
+    return c.n_relevant
+
+
 def _evaluate_precision(c: Columns, k: int) -> np.ndarray:
-    if c.tie_start is None:
-        return _precision_from(c.hits_in_top(k), k)
-    return _expected_hits(c, k) / k
+    hits = c.hits_in_top(k) if c.tie_start is None else _expected_hits(c, k)
+    if c.precision_denominator == "k":
+        return _precision_from(hits, k)
+    return safe_divide(hits, precision_divisor(c, k), positive=True)  # nothing to divide by: 0
 
 
 def _evaluate_recall(c: Columns, k: int) -> np.ndarray:
-    if c.tie_start is None:
-        return _recall_from(c.hits_in_top(k), c.n_relevant)
-    return safe_divide(_expected_hits(c, k), c.n_relevant, positive=True)
+    hits = c.hits_in_top(k) if c.tie_start is None else _expected_hits(c, k)
+    return safe_divide(hits, recall_divisor(c, k), positive=True)
 
 
 def _evaluate_hit_rate(c: Columns, k: int) -> np.ndarray:

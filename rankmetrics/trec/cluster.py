@@ -75,6 +75,13 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
                 "ties='average'"
             )
         )
+    if resolved.averaging == "micro":
+        raise ValueError(
+            _(
+                "averaging='micro' is not available on a cluster: the summary would need each "
+                "query's denominator, and the workers return its value only"
+            )
+        )
     names = [m.name for m in measures]
     if len(set(names)) != len(names):
         raise ValueError(_("a metric is asked for twice: {names}").format(names=names))

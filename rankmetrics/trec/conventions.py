@@ -13,20 +13,24 @@ reference implementation), or an argument given explicitly, which always wins.
 >>> c["ties"], c.source("ties"), c.source("gain")
 ('input_order', 'argument', 'default')
 >>> print(c.card())
-setting            value         from
------------------  ------------  ----------------------
-reference          trec_eval-10  default
-relevance_level    1             default
-missing            skip          default
-unjudged           skip          default
-ties               input_order   argument
-score_precision    float64       reference trec_eval-10
-gain               linear        default
-ideal              judged        default
-denominator        all_relevant  default
-fractional_grades  error         default
-judged_only        False         default
-max_documents      None (all)    default
+setting                value         from
+---------------------  ------------  ----------------------
+reference              trec_eval-10  default
+relevance_level        1             default
+missing                skip          default
+unjudged               skip          default
+ties                   input_order   argument
+score_precision        float64       reference trec_eval-10
+gain                   linear        default
+ideal                  judged        default
+denominator            all_relevant  default
+precision_denominator  k             default
+recall_denominator     all_relevant  default
+discount               log2          default
+averaging              per_user      default
+fractional_grades      error         default
+judged_only            False         default
+max_documents          None (all)    default
 """
 
 from __future__ import annotations
@@ -41,7 +45,14 @@ import numpy as np
 
 from .. import _validation as v
 from ..i18n import _
-from ..metrics.conventions import AP_DENOMINATORS, GAINS, IDEAL_SOURCES
+from ..metrics.conventions import (
+    DISCOUNTS,
+    EVALUATE_AP_DENOMINATORS,
+    EVALUATE_IDEALS,
+    GAINS,
+    PRECISION_DENOMINATORS,
+    RECALL_DENOMINATORS,
+)
 from ..tables import text_table
 from .files import FRACTIONAL_GRADES
 
@@ -49,6 +60,11 @@ TIES = ("docno_descending", "input_order", "average", "numba_quicksort")
 SCORE_PRECISIONS = ("float32", "float64")
 MISSING = ("skip", "zero")
 UNJUDGED = ("skip", "zero")
+# How per-user values become one number. "per_user": the mean of the users' values (every
+# library but one). "micro": P@k and recall@k as the sum of the users' hits over the sum of
+# their denominators, as implicit's ranking_metrics_at_k computes its "precision"
+# (evaluation.pyx: relevant / total over every user); the other measures stay per user.
+AVERAGING = ("per_user", "micro")
 
 # The trec_eval whose version-dependent rules evaluate follows, and what each reproduces.
 # trec_eval 10.0 (NIST, 2026) reads scores as C doubles and turns a recall level r into a rank
@@ -88,7 +104,7 @@ PRESETS: dict[str, Preset] = {}
 
 def register_preset(preset: Preset) -> Preset:
     """Add a preset; every setting it names must be a field of :class:`Conventions`."""
-    known = {f.name for f in fields(Conventions) if f.init and not f.name.startswith("_")}
+    known = set(_setting_names())
     unknown = sorted(set(preset.settings) - known)
     if unknown:
         raise ValueError(
@@ -138,10 +154,25 @@ class Conventions(Mapping):
         (trec_eval 9.x, pytrec_eval, ir_measures).
     gain : {"linear", "exponential", "binary"}, default "linear"
         nDCG's gain.
-    ideal : {"judged", "listed"}, default "judged"
-        nDCG's ideal ranking: every judged document, or the retrieved ones.
-    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}, default "all_relevant"
-        What AP divides by.
+    ideal : {"judged", "listed", "relevant_ones", "k_ones", "listed_hits"}, default "judged"
+        nDCG's ideal ranking: every judged document, the retrieved ones, one
+        unit of gain per relevant item (min(k, |R|) ones), k ones (RecTools),
+        or the gains already in the top k (DaisyRec);
+        :data:`rankmetrics.metrics.conventions.EVALUATE_IDEALS`.
+    denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant", "min_k_listed_relevant"}, default "all_relevant"
+        What AP divides by; ``"min_k_listed_relevant"`` is min(|R|, length of the
+        list cut at k) (LensKit's AveragePrecision).
+    precision_denominator : {"k", "listed", "min_k_relevant"}, default "k"
+        What P@k divides by: k (trec_eval), the items shown, min(k, length of
+        the list) (LensKit, DaisyRec, torchmetrics), or min(k, |R|) (implicit).
+    recall_denominator : {"all_relevant", "min_k_relevant", "listed_relevant"}, default "all_relevant"
+        What recall@k divides by: |R|, min(k, |R|) (LensKit), or the relevant
+        items in the list passed (torchmetrics).
+    discount : {"log2", "lenskit"}, default "log2"
+        DCG's discount of rank i: log2(i + 1), or max(1, log2 i) (LensKit's default).
+    averaging : {"per_user", "micro"}, default "per_user"
+        The summary: the mean over users (queries), or, for P@k and recall@k,
+        the sum of hits over the sum of denominators (implicit's "precision").
     fractional_grades : {"error", "truncate", "keep"}, default "error"
         What a judgement such as 0.5 does.
     judged_only : bool, default False
@@ -161,10 +192,15 @@ class Conventions(Mapping):
     gain: str = "linear"
     ideal: str = "judged"
     denominator: str = "all_relevant"
+    precision_denominator: str = "k"
+    recall_denominator: str = "all_relevant"
+    discount: str = "log2"
+    averaging: str = "per_user"
     fractional_grades: str = "error"
     judged_only: bool = False
     max_documents: int | None = None
     preset: str | None = None
+    excluded: Mapping[str, int] | None = None  # exclude=: seen items removed per user (not a setting)
     _sources: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -188,8 +224,15 @@ class Conventions(Mapping):
             v.check_choice(self.fractional_grades, "fractional_grades", FRACTIONAL_GRADES),
         )
         set_(self, "gain", v.check_choice(self.gain, "gain", GAINS))
-        set_(self, "ideal", v.check_choice(self.ideal, "ideal", IDEAL_SOURCES))
-        set_(self, "denominator", v.check_choice(self.denominator, "denominator", AP_DENOMINATORS))
+        set_(self, "ideal", v.check_choice(self.ideal, "ideal", EVALUATE_IDEALS))
+        set_(self, "denominator", v.check_choice(self.denominator, "denominator", EVALUATE_AP_DENOMINATORS))
+        for name, allowed in (
+            ("precision_denominator", PRECISION_DENOMINATORS),
+            ("recall_denominator", RECALL_DENOMINATORS),
+            ("discount", DISCOUNTS),
+            ("averaging", AVERAGING),
+        ):
+            set_(self, name, v.check_choice(self[name], name, allowed))
         if not isinstance(self.judged_only, (bool, np.bool_)):
             raise ValueError(
                 _("judged_only must be True or False; got {judged_only}").format(
@@ -288,7 +331,11 @@ class Conventions(Mapping):
     def card(self) -> str:
         """A text table of every setting, its value and where it came from."""
         rows = [[name, _shown(name, self[name]), _source_shown(self.source(name))] for name in self]
-        return text_table([_("setting"), _("value"), _("from")], rows, ["left", "left", "left"])
+        table = text_table([_("setting"), _("value"), _("from")], rows, ["left", "left", "left"])
+        from .presets_recsys import card_notes  # the recommender's words: users, seen items, refusals
+
+        notes = card_notes(self)
+        return table + ("\n\n" + "\n".join(notes) if notes else "")
 
     # Mapping: the settings by name (preset and sources are not settings).
     def __getitem__(self, name: str) -> Any:
@@ -304,7 +351,7 @@ class Conventions(Mapping):
 
 
 def _setting_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(Conventions) if f.name not in ("preset", "_sources"))
+    return tuple(f.name for f in fields(Conventions) if f.name not in ("preset", "excluded", "_sources"))
 
 
 def _shown(name: str, value: Any) -> str:

@@ -30,6 +30,7 @@ from ..i18n import _
 from ..metrics.trec_measures import judged_counts
 from ..registry import METRICS, Columns
 from . import files, frames, presets, ranking
+from . import presets_recsys as recsys
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
 from .evaluation import AbsentQueriesWarning, Evaluation, shown_ids
 from .names import Measure, known_metrics, parse_metric, parse_metrics
@@ -66,6 +67,10 @@ def evaluate(
     gain: str = UNSET,
     ideal: str = UNSET,
     denominator: str = UNSET,
+    precision_denominator: str = UNSET,
+    recall_denominator: str = UNSET,
+    discount: str = UNSET,
+    averaging: str = UNSET,
     chunk_queries: int | None = None,
     fractional_grades: str = UNSET,
     score_precision: str = UNSET,
@@ -180,12 +185,26 @@ def evaluate(
         rule (``"float32"``).
     gain : {"linear", "exponential", "binary"}
         nDCG's gain function; see :func:`ndcg`.
-    ideal : {"judged", "listed"}
+    ideal : {"judged", "listed", "relevant_ones", "k_ones", "listed_hits"}
         nDCG's ideal ranking: from every judged document (trec_eval) or from
-        the retrieved ones only (scikit-learn); see :func:`ndcg`.
+        the retrieved ones only (scikit-learn); see :func:`ndcg`. The
+        recommender libraries' ideals: one unit of gain per relevant item
+        (min(k, |R|) ones), k ones (RecTools), the gains already in the top k
+        (DaisyRec).
     denominator : {"all_relevant", "min_k_relevant", "retrieved_relevant"}
         What AP divides by; see :func:`average_precision`. For ``map``
         without a cutoff, ``"min_k_relevant"`` is the same as ``"all_relevant"``.
+    precision_denominator : {"k", "listed", "min_k_relevant"}
+        What P@k divides by: k (trec_eval), min(k, length of the list)
+        (LensKit, DaisyRec, torchmetrics), min(k, |R|) (implicit).
+    recall_denominator : {"all_relevant", "min_k_relevant", "listed_relevant"}
+        What recall@k divides by: |R|, min(k, |R|) (LensKit), the relevant
+        items in the list (torchmetrics).
+    discount : {"log2", "lenskit"}
+        nDCG's discount: log2(rank + 1), or LensKit's max(1, log2 rank).
+    averaging : {"per_user", "micro"}
+        The summary: the mean over queries (users), or for P@k and recall@k
+        the sum of hits over the sum of denominators (implicit's precision).
     chunk_queries : positive int, optional
         Read, rank and score the run this many queries at a time, holding only
         the judgements, one group of queries and the per-query results in
@@ -221,8 +240,13 @@ def evaluate(
         :mod:`rankmetrics.trec.presets`): defaults that reproduce a reference
         implementation: ``"trec_eval-10"``, ``"trec_eval-9"`` (pytrec_eval,
         ir_measures), ``"ranx"``, ``"sklearn"``, ``"torchmetrics"``,
-        ``"spark-mllib"``. A library's preset refuses, with a ValueError
-        saying why, the measures it does not reproduce. Arguments given
+        ``"spark-mllib"``, and the recommender libraries'
+        (:mod:`rankmetrics.trec.presets_recsys`): ``"recbole"``,
+        ``"recommenders"``, ``"lenskit"``, ``"cornac"``, ``"implicit"``,
+        ``"rectools"``, ``"replay"``, ``"evidently"``, ``"daisyrec"``. A
+        library's preset refuses, with a ValueError saying why, the measures
+        it does not reproduce, and the data on which the library crashes or
+        leaves [0, 1] (naming the users). Arguments given
         explicitly override it; ``result.conventions.card()`` says which
         setting came from where.
     conventions : Conventions, optional
@@ -314,6 +338,10 @@ def evaluate(
         gain=gain,
         ideal=ideal,
         denominator=denominator,
+        precision_denominator=precision_denominator,
+        recall_denominator=recall_denominator,
+        discount=discount,
+        averaging=averaging,
         judged_only=judged_only,
         max_documents=max_documents,
         reference=reference,
@@ -323,6 +351,7 @@ def evaluate(
     if exclude is None:
         return evaluate_measures(qrels, run, measures, settings, chunk_queries)
     run, removed = exclude_seen(run, exclude)
+    settings = replace(settings, excluded=removed)  # the card says how many were removed
     return replace(evaluate_measures(qrels, run, measures, settings, chunk_queries), excluded=removed)
 
 
@@ -339,7 +368,12 @@ def evaluate_measures(
     if c.ties == "average":
         _check_averaged(measures, c.denominator, c.max_documents)
     uses_ndcg = any(m.family == "ndcg" for m in measures)
-    whole = any(m.needs_whole_list for m in measures) or (uses_ndcg and c.ideal == "listed")
+    whole = (
+        any(m.needs_whole_list for m in measures)
+        or (uses_ndcg and c.ideal == "listed")
+        or (c.recall_denominator == "listed_relevant" and any(m.family == "recall" for m in measures))
+        or recsys.needs_whole_list(c, measures)
+    )
     deepest = max((m.k for m in measures if m.k is not None), default=1)
     # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
     depth = None if whole or c.ties == "average" else deepest
@@ -349,10 +383,14 @@ def evaluate_measures(
     if not qrels:
         raise ValueError(_("qrels holds no judgement at all"))
 
+    tied: list[str] = []  # users with tied scores in the top k, for a library whose tie order is undefined
+    weights: dict[str, list[np.ndarray]] = {}  # averaging="micro": each part's denominators, per measure
+
     def score(groups: Records) -> dict[str, np.ndarray]:
         # unjudged="zero": a query of the run without judgements is ranked against none.
         ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
-        return _score(ranked, measures, c)
+        tied.extend(recsys.check_data(c, measures, groups, ranked, deepest))
+        return _score(ranked, measures, c, weights)
 
     queries: list[str] = []
     parts: list[dict[str, np.ndarray]] = []
@@ -383,6 +421,8 @@ def evaluate_measures(
             AbsentQueriesWarning(len(absent), shown_ids(absent)),
             stacklevel=2,
         )
+    if tied:
+        recsys.warn_ties(c, sorted(tied), deepest)
 
     order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
     at = np.array(order, dtype=np.int64)  # one conversion, not one per measure
@@ -392,6 +432,8 @@ def evaluate_measures(
         if m.metric.summary == "run_id":  # known only once the whole run is read
             per_query[m.name] = np.full(len(queries), run_id, dtype=object)
     summary = {m.name: _summarise(m, per_query[m.name], run_id) for m in measures}
+    for name, parts_weights in weights.items():  # averaging="micro": hits summed over denominators summed
+        summary[name] = recsys.micro_mean(per_query[name], np.concatenate(parts_weights)[at])
     return Evaluation(
         tuple(map(queries.__getitem__, order)),
         per_query,
@@ -434,8 +476,13 @@ def _list(ids: Sequence[str], shown: int = 10) -> str:
     return shown_ids(list(ids), shown)
 
 
-def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> dict[str, np.ndarray]:
-    """Every metric for a group of ranked queries: one value per query, by the metric's own hook."""
+def _score(
+    ranked: ranking.Ranked, measures: list[Measure], c: Conventions, weights: dict[str, list[np.ndarray]]
+) -> dict[str, np.ndarray]:
+    """Every metric for a group of ranked queries: one value per query, by the metric's own hook.
+
+    With ``averaging="micro"``, each P@k's and recall@k's denominators are added to ``weights``.
+    """
     level = c.relevance_level
     uses_ndcg = any(m.family == "ndcg" for m in measures)
     width = ranked.grades.shape[1]
@@ -457,6 +504,10 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
         tie_start=ranked.tie_start,
         tie_end=ranked.tie_end,
         recall_rank=c.recall_rank,
+        discount=c.discount,
+        ideal=c.ideal,
+        precision_denominator=c.precision_denominator,
+        recall_denominator=c.recall_denominator,
     )
     # Names that ask for the very same computation (map and gm_map both ask for AP per query,
     # bpref and gm_bpref for bpref) share its values; only their summaries differ.
@@ -467,6 +518,8 @@ def _score(ranked: ranking.Ranked, measures: list[Measure], c: Conventions) -> d
         if same not in computed:
             computed[same] = _value(m, columns)
         values[m.name] = computed[same]
+        if c.averaging == "micro" and m.family in ("precision", "recall"):
+            weights.setdefault(m.name, []).append(recsys.micro_weights(m, columns))
     return values
 
 

@@ -15,8 +15,10 @@ libraries themselves computed (``benchmarks/peer_presets.py`` writes them to
 ``tests/package/data/peer_presets.json``; Spark MLlib's come from
 ``book/data/spark_mllib_values.json``).
 
->>> sorted(PRESETS)
-['ranx', 'sklearn', 'spark-mllib', 'torchmetrics', 'trec_eval-10', 'trec_eval-9']
+>>> sorted(name for name, p in PRESETS.items() if not getattr(p, "recommender", False))
+['ranx', 'sklearn', 'spark-mllib', 'trec_eval-10', 'trec_eval-9']
+>>> sorted(name for name, p in PRESETS.items() if getattr(p, "recommender", False))  # presets_recsys too
+['cornac', 'daisyrec', 'evidently', 'implicit', 'lenskit', 'recbole', 'recommenders', 'rectools', 'replay', 'torchmetrics']
 >>> PRESETS["sklearn"].measures
 ('ndcg',)
 """
@@ -45,6 +47,13 @@ class LibraryPreset(Preset):
     names, per family, the settings it is reproduced under only (an explicit
     argument that changes one refuses that family; the reason is
     ``refused["family:setting"]``).
+
+    The recommender libraries' presets (:mod:`rankmetrics.trec.presets_recsys`) also say,
+    per family, the ``cases`` of data on which the library crashes or leaves [0, 1]
+    (:data:`~rankmetrics.trec.presets_recsys.CASES`; the reason is
+    ``refused["family:case"]``); the families it computes only over the whole list
+    (``uncut``); ``tie_order``, why the library's order of equal scores is undefined
+    (a warning then names the users with ties in the top k); and ``notes`` for the card.
     """
 
     measures: tuple[str, ...] = ()
@@ -52,6 +61,11 @@ class LibraryPreset(Preset):
     requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     tolerance: float = 0.0
     versions: str = ""
+    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    uncut: tuple[str, ...] = ()
+    tie_order: str = ""
+    notes: tuple[str, ...] = ()
+    recommender: bool = False
 
 
 def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> None:
@@ -69,6 +83,12 @@ def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> N
         if m.family not in chosen.measures:
             why = _(chosen.refused.get(m.family, N_("not a measure of this library")))
             reasons.append(f"{m.name!r} ({why})")
+            continue
+        if m.family in chosen.uncut and m.k is not None:
+            why = _(
+                chosen.refused.get(f"{m.family}:cutoff", N_("the library computes it over the whole list"))
+            )
+            reasons.append(_("{name!r} (only without a cutoff; {why})").format(name=m.name, why=why))
             continue
         for setting, value in chosen.requires.get(m.family, {}).items():
             if conventions[setting] != value:
@@ -176,43 +196,52 @@ register_preset(
     )
 )
 
-# torchmetrics 1.9.0, torchmetrics/functional/retrieval/ndcg.py: the same rules as scikit-learn
-# (ties averaged, ideal from the items passed, linear gain), but scores and gains as float32
+# torchmetrics 1.9.0, torchmetrics/functional/retrieval/: nDCG follows scikit-learn's rules (ties
+# averaged, ideal from the items passed, linear gain), with scores and gains as float32
 # (utilities/checks.py: preds.float()), so its values agree with the float64 ones here to
-# float32's precision. Its other retrieval metrics are refused: they zero every item whose score
-# is <= 0 (torch.where(preds > 0, target, 0)), take the top k with torch.topk or an unstable
-# torch.argsort, whose order of tied scores PyTorch does not specify, and divide recall by the
-# relevant items passed (AP by those in the top k) in float32.
-_TORCH_RULES = N_(
-    "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
-    "whose order PyTorch does not specify"
+# float32's precision. Its other retrieval metrics take the top k with torch.topk or an unstable
+# torch.argsort, whose order of tied scores PyTorch does not specify: they are reproduced in the
+# given order (ties="input_order", which they require), a warning naming the users with ties.
+# P divides by k (adaptive_k=False, the default), recall by the relevant items passed, AP by the
+# relevant items in the top k; a user with a list but no relevant item scores 0
+# (empty_target_action="neg"), a user without a list has no row at all. A relevant item whose
+# score is <= 0 is not counted by P/R/HR/RR/AP (torch.where(preds > 0, ...)): refused by name.
+_TORCH_ORDER = N_(
+    "torchmetrics averages tied scores for nDCG only; its P, recall, HR, MRR and MAP take "
+    "torch.topk's order, which PyTorch does not specify: give ties='input_order' (the given "
+    "order; a warning names the users with ties)"
 )
+_TORCH_RANKED = ("precision", "recall", "hit_rate", "reciprocal_rank", "average_precision")
 register_preset(
     LibraryPreset(
         "torchmetrics",
-        "torchmetrics retrieval_normalized_dcg: ideal from the items passed, tied scores averaged, "
-        "linear gain, float32 scores",
+        "torchmetrics retrieval metrics: nDCG with tied scores averaged and the ideal from the items "
+        "passed, linear gain, float32 scores; recall over the relevant items passed, AP over the "
+        "relevant items in the top k",
         {
             "ties": "average",
             "score_precision": "float32",
             "gain": "linear",
             "ideal": "listed",
+            "recall_denominator": "listed_relevant",
+            "denominator": "retrieved_relevant",
+            "unjudged": "zero",
         },
-        measures=("ndcg",),
+        measures=("ndcg", *_TORCH_RANKED),
+        requires={family: {"ties": "input_order"} for family in _TORCH_RANKED},
         refused={
-            "precision": _TORCH_RULES,
-            "recall": N_(
-                "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
-                "whose order PyTorch does not specify; it divides by the relevant items passed"
-            ),
-            "average_precision": N_(
-                "torchmetrics counts no item with a score <= 0 and orders tied scores by torch.topk/argsort, "
-                "whose order PyTorch does not specify; it divides by the relevant items in the top k"
-            ),
-            "reciprocal_rank": _TORCH_RULES,
-            "hit_rate": _TORCH_RULES,
-            "r_precision": _TORCH_RULES,
+            **{f"{family}:ties": _TORCH_ORDER for family in _TORCH_RANKED},
+            **{
+                f"{family}:nonpositive_relevant": N_(
+                    "torchmetrics counts no relevant item whose score is <= 0 (torch.where(preds > 0, ...))"
+                )
+                for family in _TORCH_RANKED
+            },
+            "r_precision": N_("torchmetrics' retrieval_r_precision is not compared here"),
         },
+        cases={family: ("nonpositive_relevant",) for family in _TORCH_RANKED},
+        tie_order=N_("torch.topk orders equal scores in an order PyTorch does not specify"),
+        recommender=True,
         tolerance=1e-6,
         versions="torchmetrics 1.9.0, torch 2.13.0 (CPU)",
     )
@@ -250,3 +279,7 @@ register_preset(
         versions="pyspark 4.3.0 (book/data/spark_mllib_values.json)",
     )
 )
+
+# The recommender libraries' presets (RecBole, Recommenders, LensKit, Cornac, implicit, RecTools,
+# RePlay, Evidently, DaisyRec) and torchmetrics' retrieval measures.
+from . import presets_recsys  # noqa: F401
