@@ -298,7 +298,10 @@ def test_visible_code_comments_are_korean():
                 found = comment.search(line)
                 text = found and (found.group(1) or found.group(2))
                 in_string = found and line[: found.start()].count('"') % 2 == 1
-                english = text and re.search(r"[A-Za-z]{4,}", text) and not re.search(r"[가-힣]", text)
+                words = r"[A-Za-z']{2,}"  # English prose: three words in a row (not code such as gamma=0.1)
+                english = (
+                    text and re.search(rf"{words} {words} {words}", text) and not re.search(r"[가-힣]", text)
+                )
                 english = english and not in_string
                 assert not english, f"{path.name}: English comment {line.strip()!r}"
 
