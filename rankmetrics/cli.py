@@ -24,6 +24,7 @@ from .calculator import PROG, UsageError, run_mean, run_ranking, run_rating, sca
 from .i18n import N_, _, use_language
 from .registry import METRICS, Metric
 from .teaching.catalogue import entry
+from .trec.io.tokens import DECIMAL_E
 
 
 # The subcommands come from the registry when the parser is built: every metric with a
@@ -49,8 +50,9 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 # A number with a minus sign: argparse's own test misses -1e-3, -.5e2 and -inf, and would read
-# them as unknown options. rankmetrics.calculator reads the same forms.
-_NEGATIVE_NUMBER = re.compile(r"-(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|-(inf|infinity|nan)", re.IGNORECASE)
+# them as unknown options. The decimal spelling is the package's one (DECIMAL_E); (?=-) asks
+# for its sign to be a minus.
+_NEGATIVE_NUMBER = re.compile(rf"(?=-)(?:{DECIMAL_E})|-(?:inf|infinity|nan)", re.IGNORECASE)
 
 
 class _Once(argparse.Action):

@@ -128,8 +128,8 @@ def _as_text(part: Any, kind_code: np.int8, kind: str) -> Any:
     import pandas as pd
 
     records = {
-        "query_id": frames._text_column(part, kind, "query_id"),
-        "doc_id": frames._text_column(part, kind, "doc_id"),
+        "query_id": frames.text_column(part, kind, "query_id"),
+        "doc_id": frames.text_column(part, kind, "doc_id"),
         VALUE: part[VALUE].to_numpy(dtype=np.float64, na_value=np.nan),
         KIND: np.full(len(part), kind_code, dtype=np.int8),
     }

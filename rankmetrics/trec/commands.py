@@ -15,6 +15,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import warnings
 from typing import Any
 
@@ -281,7 +282,7 @@ def run_evaluate(args: argparse.Namespace) -> tuple[str, list[str]]:
 def _render(result: Any, per_query: bool, form: str) -> str:
     from .. import __version__
     from ..tables import text_table
-    from .evaluation import _cell, _plain
+    from .evaluation import cell_text, plain_value
 
     names = list(result.per_query)
     if form == "json":
@@ -290,12 +291,12 @@ def _render(result: Any, per_query: bool, form: str) -> str:
             "reference": result.conventions["reference"],
             "conventions": dict(result.conventions),
             "queries": len(result.queries),
-            "summary": {m: _plain(m, v) for m, v in result.summary.items()},
+            "summary": {m: plain_value(m, v) for m, v in result.summary.items()},
             "missing_queries": list(result.missing_queries),
         }
         if per_query:
             data["per_query"] = result.to_dict()["per_query"]
-        return json.dumps(data, ensure_ascii=False, indent=2)
+        return _json(data)
     if form in ("tsv", "csv"):
         out = io.StringIO()
         writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n")
@@ -303,18 +304,19 @@ def _render(result: Any, per_query: bool, form: str) -> str:
         if per_query:
             for i, qid in enumerate(result.queries):
                 for m in names:
-                    writer.writerow([qid, m, _plain(m, result.per_query[m][i])])
+                    writer.writerow([qid, m, plain_value(m, result.per_query[m][i])])
         for m in names:
-            writer.writerow(["all", m, _plain(m, result.summary[m])])  # trec_eval's "all"
+            writer.writerow(["all", m, plain_value(m, result.summary[m])])  # trec_eval's "all"
         return out.getvalue().rstrip("\n")
     footer = _footer(len(result.queries), result.conventions)
     if per_query:
         body = [
-            [qid, *(_cell(m, result.per_query[m][i]) for m in names)] for i, qid in enumerate(result.queries)
+            [qid, *(cell_text(m, result.per_query[m][i]) for m in names)]
+            for i, qid in enumerate(result.queries)
         ]
-        total = [[_("all"), *(_cell(m, result.summary[m]) for m in names)]]
+        total = [[_("all"), *(cell_text(m, result.summary[m]) for m in names)]]
         return text_table([_("query"), *names], body, footer=total) + "\n" + footer
-    rows = [[m, _cell(m, result.summary[m])] for m in names]
+    rows = [[m, cell_text(m, result.summary[m])] for m in names]
     return text_table([_("measure"), _("value")], rows) + "\n" + footer
 
 
@@ -388,19 +390,31 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
                 queries=len(result.a.queries),
                 alternative=settings.get("alternative"),
                 ci_method=settings.get("ci_method"),
-                measures=len(rows),
+                measures=settings["hypotheses"],
                 resamples=resamples,
                 seed=seed,
             )
             + note
         )
     if args.format == "json":
-        return (
-            json.dumps(
-                {"rankmetrics": __version__, "reference": c["reference"], "comparisons": data},
-                ensure_ascii=False,
-                indent=2,
-            ),
-            notes,
-        )
+        return _json({"rankmetrics": __version__, "reference": c["reference"], "comparisons": data}), notes
     return "\n\n".join(parts) + "\n" + _version_line(c), notes
+
+
+def _json(data: Any) -> str:
+    """Strict JSON: a number that is not finite (a t-test undefined on identical runs: nan) is null.
+
+    Python's json writes bare ``NaN``, which JSON does not have: ``JSON.parse`` and
+    strict parsers refuse the whole output.
+    """
+
+    def strict(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: strict(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [strict(item) for item in value]
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        return value
+
+    return json.dumps(strict(data), ensure_ascii=False, indent=2, allow_nan=False)

@@ -4,8 +4,10 @@ Two systems are compared query by query: for each query the difference
 ``b - a`` of a metric, then tests of whether the mean difference could be 0.
 The statistics come from :mod:`scipy.stats` (``ttest_rel``,
 ``permutation_test``, ``bootstrap``), seeded, so a result can be reproduced
-exactly; only Holm's step-down adjustment, a few lines, is written here
-because SciPy does not ship it.
+exactly. Written here are Holm's step-down adjustment, a few lines, because
+SciPy does not ship it, and the permutation p-value's count from SciPy's
+null distribution, with a tolerance for float noise that SciPy's misses when
+the observed mean difference is 0 (values on a grid, such as P@5).
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ import numpy as np
 
 from .. import _validation as v
 from ..i18n import N_, _
+from ..registry import Metric
 from ..tables import html_table, text_table
 from .conventions import Conventions
 from .evaluate import Evaluation, evaluate_measures
+from .evaluation import summary_terms
 from .names import parse_metrics
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -96,9 +100,9 @@ class MetricComparison:
     """The comparison of one metric between run a and run b (difference = b - a)."""
 
     metric: str
-    mean_a: float
+    mean_a: float  # run a's summary, as evaluate shows it: a mean, a sum (counts) or a geometric mean
     mean_b: float
-    difference: float  # mean of the per-query differences b - a
+    difference: float  # mean_b - mean_a
     ci_low: float
     ci_high: float
     t_statistic: float  # nan when every difference is the same (no spread)
@@ -122,7 +126,8 @@ class Comparison:
     a, b : Evaluation
         The per-query values of each run.
     settings : dict
-        ``n_resamples``, ``confidence_level``, ``alternative``, ``ci_method``, ``random_state``.
+        ``n_resamples``, ``confidence_level``, ``alternative``, ``ci_method``, ``random_state``,
+        and ``hypotheses``: how many distinct measures Holm's correction counted.
     """
 
     results: dict[str, MetricComparison]
@@ -198,7 +203,7 @@ class Comparison:
                 queries=len(self.queries),
                 alternative=s.get("alternative"),
                 ci_method=s.get("ci_method"),
-                metrics=len(self.results),
+                metrics=s.get("hypotheses", len(self.results)),
                 n_resamples=s.get("n_resamples"),
                 random_state=s.get("random_state"),
             )
@@ -266,8 +271,17 @@ def compare(
     interval is the single point d, and the permutation test stays exact
     (2 / 2**n for a constant shift on n queries, 1 for no change).
 
+    Each metric is compared on the number :func:`evaluate` shows for it:
+    ``mean_a`` and ``mean_b`` are the runs' summaries (a sum for the counts
+    such as ``num_rel_ret``, a geometric mean for ``gm_map`` and
+    ``gm_bpref``), ``difference`` is ``mean_b - mean_a``, and the interval is
+    of that difference. A geometric mean is tested on ``ln(max(x, 0.00001))``
+    per query, the logarithms trec_eval averages, so ``gm_map`` is not
+    ``map``'s test again.
+
     With several metrics, Holm's correction (:func:`holm`) adjusts each test's
-    p-values across the metrics. Randomness is seeded from ``random_state``
+    p-values across the metrics; one measure asked for under two names
+    (``map`` and ``AP``) is one hypothesis, tested once. Randomness is seeded from ``random_state``
     and the metric's name, so a metric's numbers do not change when other
     metrics are added.
 
@@ -307,7 +321,10 @@ def compare(
         When the two runs are evaluated on different queries (pass
         ``missing="zero"`` to score absent queries 0 in both), when fewer
         than 2 queries are evaluated, for a text measure (``runid``,
-        ``relstring``: no difference to test), or for a bad argument.
+        ``relstring``: no difference to test), for a measure whose summary
+        is not made from its per-query values alone (recall@k with
+        ``averaging="micro"``: a sum of hits over a sum of denominators), or
+        for a bad argument.
 
     See Also
     --------
@@ -381,41 +398,106 @@ def compare(
             )
         )
 
+    # One measure asked for under two names (map and AP, P@5 and P_5) is one hypothesis: it is
+    # tested once, under its first name, and counted once by Holm. map and gm_map are two: they
+    # summarise the same per-query values differently, so they test different things.
+    by_name = {m.name: m for m in measures}
+    tested: dict[tuple, str] = {}
     rows: dict[str, dict[str, Any]] = {}
     for metric in a.metrics:
-        x, y = a.per_query[metric], b.per_query[metric]
+        m = by_name[metric]
+        same = (m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain, m.metric.summary)
+        if same in tested:
+            continue
+        tested[same] = metric
         seed = [int(random_state), zlib.crc32(metric.encode("utf-8"))]
-        rows[metric] = _one_metric(stats, x, y, seed, n_resamples, level, alternative, ci_method)
-    p_t = holm([r["p_ttest"] for r in rows.values()])
-    p_perm = holm([r["p_permutation"] for r in rows.values()])
-    results = {
-        metric: MetricComparison(
-            metric=metric, p_ttest_holm=float(p_t[i]), p_permutation_holm=float(p_perm[i]), **row
+        rows[metric] = _one_metric(
+            stats, m.metric, a, b, metric, seed, n_resamples, level, alternative, ci_method
         )
-        for i, (metric, row) in enumerate(rows.items())
-    }
+    p_t = dict(zip(rows, holm([r["p_ttest"] for r in rows.values()])))
+    p_perm = dict(zip(rows, holm([r["p_permutation"] for r in rows.values()])))
+    results = {}
+    for metric in a.metrics:
+        m = by_name[metric]
+        first = tested[(m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain, m.metric.summary)]
+        results[metric] = MetricComparison(
+            metric=metric,
+            p_ttest_holm=float(p_t[first]),
+            p_permutation_holm=float(p_perm[first]),
+            **rows[first],
+        )
     settings = {
         "n_resamples": n_resamples,
         "confidence_level": level,
         "alternative": alternative,
         "ci_method": ci_method,
         "random_state": int(random_state),
+        "hypotheses": len(rows),
     }
     return Comparison(results, a, b, settings)
 
 
+def _permutation_p(null: np.ndarray, observed: float, d: np.ndarray, alternative: str, exact: bool) -> float:
+    """The permutation test's p-value: the share of sign flips whose mean is as extreme as observed.
+
+    Two flips whose means are equal in exact arithmetic can differ in floats:
+    P@5 differences such as 0.4, -0.4, 0.2, -0.2, ... have mean 0, but their
+    float mean is about 1e-17, and half of the flips that also give 0 would
+    then count as less extreme. So means within a tolerance relative to the
+    values' magnitude count as equal: a mean of n numbers of size at most M
+    is off by at most about n * eps * M. (SciPy's own tolerance is relative
+    to the observed mean, which is itself ~0 here.) As SciPy does, an exact
+    enumeration of every flip counts the flips; random flips count the
+    observed order as one of them, (count + 1) / (n_resamples + 1).
+    """
+    tolerance = 100 * np.finfo(float).eps * d.size * float(np.max(np.abs(d)))
+    extra = 0 if exact else 1
+    greater = (np.count_nonzero(null >= observed - tolerance) + extra) / (null.size + extra)
+    less = (np.count_nonzero(null <= observed + tolerance) + extra) / (null.size + extra)
+    p = {"greater": greater, "less": less, "two-sided": 2 * min(greater, less)}[alternative]
+    return float(min(p, 1.0))
+
+
 def _one_metric(
     stats: Any,
-    x: np.ndarray,
-    y: np.ndarray,
+    registered: Metric,
+    a: Evaluation,
+    b: Evaluation,
+    metric: str,
     seed: list[int],
     n_resamples: int,
     level: float,
     alternative: str,
     ci_method: str,
 ) -> dict[str, Any]:
+    """One metric's row: its summaries as evaluate shows them, the tests, the interval and the counts.
+
+    The tests read each query's term of the summary (:func:`summary_terms`): the
+    value itself for a mean or a sum, ln(max(value, 0.00001)) for a geometric
+    mean. A sum is n times a mean, so both test the same hypothesis; its
+    difference and interval are in the sum's units, n times the mean's.
+    """
+    values_a, values_b = a.per_query[metric], b.per_query[metric]
+    x, y = summary_terms(registered, values_a), summary_terms(registered, values_b)
     d = y - x
-    mean = float(d.mean())
+    summarise = np.sum if registered.summary == "sum" else np.mean
+    mean_a, mean_b = a.summary[metric], b.summary[metric]
+    geometric = registered.summary == "geometric"
+    # A mean or a sum of the differences is the difference of the means or sums; a geometric
+    # mean is not linear, so its difference is that of the two geometric means.
+    difference = mean_b - mean_a if geometric else float(summarise(d))
+    for terms, summary in ((x, mean_a), (y, mean_b)):
+        of_terms = np.exp(np.mean(terms)) if geometric else summarise(terms)
+        if not np.isclose(of_terms, summary, rtol=1e-9, atol=1e-12):
+            # averaging="micro": P@k and recall@k as the users' hits summed over their
+            # denominators summed, a weighted mean the per-query differences do not test.
+            raise ValueError(
+                _(
+                    "compare() cannot test {metric}: its summary ({summary!r}) is not made from its "
+                    "per-query values alone ({of_terms!r}), as with averaging='micro'; compare with "
+                    "averaging='per_user'"
+                ).format(metric=metric, summary=summary, of_terms=float(of_terms))
+            )
 
     def mean_difference(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
         return np.mean(first - second, axis=axis)
@@ -429,21 +511,35 @@ def _one_metric(
         alternative=alternative,
         rng=np.random.default_rng([*seed, 1]),
     )
+    p_permutation = _permutation_p(
+        permutation.null_distribution, permutation.statistic, d, alternative, exact=2**d.size <= n_resamples
+    )
     if np.ptp(d) <= _CONSTANT:
         # Every query moved by the same amount (0 included): the t statistic is
         # 0/0 or +-inf, so the t-test says nothing; a p-value of 0 would claim
         # significance from no spread at all. Report nan (the table says why).
         # The permutation test above is still exact: with every difference c != 0
         # only "all swapped" and "none swapped" reach |c|, so p = 2 / 2**n.
-        # Every bootstrap resample has the same mean: the interval is that point.
         t_statistic = p_ttest = math.nan
-        low = high = mean
     else:
         t = stats.ttest_rel(y, x, alternative=alternative)
         t_statistic, p_ttest = float(t.statistic), float(t.pvalue)
+    if geometric:
+        # The interval of exp(mean of y) - exp(mean of x), resampling the queries in pairs.
+        def statistic(first: np.ndarray, second: np.ndarray, axis: int = -1) -> np.ndarray:
+            return np.exp(np.mean(second, axis=axis)) - np.exp(np.mean(first, axis=axis))
+
+        samples, fixed = (x, y), max(np.ptp(x), np.ptp(y)) <= _CONSTANT
+    else:
+        statistic, samples, fixed = summarise, (d,), np.ptp(d) <= _CONSTANT
+    if fixed:  # every bootstrap resample gives the same difference: the interval is that point
+        low = high = difference
+    else:
         interval = stats.bootstrap(
-            (d,),
-            np.mean,
+            samples,
+            statistic,
+            paired=geometric,
+            vectorized=True,
             n_resamples=n_resamples,
             confidence_level=level,
             method=ci_method,
@@ -451,14 +547,14 @@ def _one_metric(
         ).confidence_interval
         low, high = float(interval.low), float(interval.high)
     return {
-        "mean_a": float(x.mean()),
-        "mean_b": float(y.mean()),
-        "difference": mean,
+        "mean_a": mean_a,
+        "mean_b": mean_b,
+        "difference": difference,
         "ci_low": low,
         "ci_high": high,
         "t_statistic": t_statistic,
         "p_ttest": p_ttest,
-        "p_permutation": float(permutation.pvalue),
+        "p_permutation": p_permutation,
         "wins": int(np.count_nonzero(d > 0)),
         "losses": int(np.count_nonzero(d < 0)),
         "ties": int(np.count_nonzero(d == 0)),

@@ -18,6 +18,23 @@ from ..registry import Metric
 from ..tables import html_table, text_table
 from .names import Measure, parse_metric, trec_eval_name
 
+# trec_eval floors each value at this before taking a geometric mean (gm_map, gm_bpref).
+GM_FLOOR = 0.00001
+
+
+def summary_terms(metric: Metric, values: np.ndarray) -> np.ndarray:
+    """Each query's term of a metric's summary: the values whose arithmetic mean (or sum) it is.
+
+    A geometric mean (``gm_map``, ``gm_bpref``) is ``exp`` of the mean of
+    ``ln(max(x, GM_FLOOR))``, as trec_eval computes it, so its terms are those
+    logarithms; for a mean or a sum (the counts) the terms are the values
+    themselves. :func:`rankmetrics.compare` tests the terms, so that it tests
+    the number :func:`rankmetrics.evaluate` shows.
+    """
+    if metric.summary == "geometric":
+        return np.log(np.maximum(values, GM_FLOOR))
+    return np.asarray(values, dtype=float)
+
 
 @dataclass(frozen=True, repr=False)
 class Evaluation:
@@ -77,7 +94,7 @@ class Evaluation:
             index = self.queries.index(str(qid))
         except ValueError:
             raise ValueError(_("query {qid!r} was not evaluated").format(qid=str(qid))) from None
-        return _plain(metric, self.per_query[metric][index])
+        return plain_value(metric, self.per_query[metric][index])
 
     def explain(self, qid: Any, metric: str | None = None) -> Any:
         """One query's ranking after tie-breaking, each document's status, and the metric's step table.
@@ -105,10 +122,10 @@ class Evaluation:
         """
         return {
             "per_query": {
-                qid: {m: _plain(m, values[i]) for m, values in self.per_query.items()}
+                qid: {m: plain_value(m, values[i]) for m, values in self.per_query.items()}
                 for i, qid in enumerate(self.queries)
             },
-            "summary": {m: _plain(m, value) for m, value in self.summary.items()},
+            "summary": {m: plain_value(m, value) for m, value in self.summary.items()},
             "conventions": dict(self.conventions),
         }
 
@@ -172,7 +189,7 @@ class Evaluation:
         for i in shown:
             if i != previous + 1:
                 rows.append(("…", ["…"] * len(self.per_query)))
-            rows.append((self.queries[i], [_cell(m, vals[i]) for m, vals in self.per_query.items()]))
+            rows.append((self.queries[i], [cell_text(m, vals[i]) for m, vals in self.per_query.items()]))
             previous = i
         return rows
 
@@ -215,7 +232,7 @@ class Evaluation:
     def _table(self) -> tuple[list[str], list[list[str]], list[list[str]]]:
         header = [_("query"), *self.per_query]
         body = [[qid, *cells] for qid, cells in self._rows(limit=20)]
-        total = [[_("all"), *(_cell(m, self.summary[m]) for m in self.per_query)]]
+        total = [[_("all"), *(cell_text(m, self.summary[m]) for m in self.per_query)]]
         return header, body, total
 
     def __str__(self) -> str:
@@ -254,14 +271,16 @@ def _trec_eval_name(measure: Measure, conventions: Mapping[str, Any]) -> str:
     return trec_eval_name(measure)
 
 
-def _plain(metric: str, value: Any) -> int | float | str:
+def plain_value(metric: str, value: Any) -> int | float | str:
+    """A metric's value as plain Python: ``int`` for a count, ``str`` for a text measure, else ``float``."""
     registered = parse_metric(metric, check_range=False).metric
     if registered.text is not None:
         return str(value)
     return int(value) if registered.count else float(value)
 
 
-def _cell(metric: str, value: Any) -> str:
+def cell_text(metric: str, value: Any) -> str:
+    """A metric's value as a table shows it: a count whole, a text as it is, else 4 decimals."""
     return _shown(parse_metric(metric, check_range=False).metric, value)
 
 

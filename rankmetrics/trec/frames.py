@@ -64,8 +64,8 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
 
     frame = as_query_frame(frame, kind)  # user_id, item_id (and rank, no relevance) in ir_measures' words
     qid_column, doc_column, value_column = columns(frame, kind)
-    qids = _text_column(frame, kind, qid_column)
-    docnos = _text_column(frame, kind, doc_column)
+    qids = text_column(frame, kind, qid_column)
+    docnos = text_column(frame, kind, doc_column)
     values = _number_column(frame, kind, value_column)
     if kind == "qrels":
         policy = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
@@ -132,7 +132,7 @@ def _row(frame: Any, position: int) -> str:
     return repr(label.item() if hasattr(label, "item") else label)  # 3, not np.int64(3)
 
 
-def _text_column(frame: Any, kind: str, column: str) -> np.ndarray:
+def text_column(frame: Any, kind: str, column: str) -> np.ndarray:
     """An id column as an object array of str: text as it is, whole numbers as their digits."""
     series = frame[column]
     dtype = series.dtype

@@ -23,9 +23,10 @@ from .. import _validation as v
 from ..i18n import N_, _
 from ..registry import METRICS, Metric
 from .conventions import check_level
+from .io.tokens import DECIMAL
 
 _CUTOFF = re.compile(r"[0-9]+")  # ASCII digits only: "²".isdigit() is True, int("²") fails
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
+_NUMBER = re.compile(DECIMAL)  # a parameter: 0.5, .25, 3 (as a grade is written)
 _PARAMETER_FORMS = {"level": "_0.10", "numbers": "_a,b,...", "gains": "_level=gain,..."}
 
 
@@ -105,6 +106,10 @@ def _cutoff(name: str, cut: str, example: str | None = None) -> int:
         hint = _(", as in {example}").format(example=example) if example else ""
         raise ValueError(
             _("the cutoff in {name!r} must be a positive integer{hint}").format(name=name, hint=hint)
+        )
+    if int(cut) > v.MAX_COUNT:  # no list is longer; numpy's cutoffs are 64-bit integers
+        raise ValueError(
+            _("the cutoff in {name!r} must be at most 2**63 - 1; got {cut}").format(name=name, cut=cut)
         )
     return int(cut)
 

@@ -25,6 +25,7 @@ from ..tables import html_table, text_table
 from ..teaching.explain import Explanation, explain, explainable
 from . import files, ranking
 from .conventions import Conventions
+from .evaluate import evaluate_measures
 from .names import parse_metric
 from .records import Records
 
@@ -232,8 +233,6 @@ def explain_query(
     value = steps = None
     note = ""
     if measure is not None:
-        from .evaluate import evaluate_measures
-
         result = evaluate_measures({qid: judged}, {qid: dict(zip(docnos, one.values.tolist()))}, [measure], c)
         value = result.value(measure.name, qid)
         steps, note = _steps(measure, rows, judged, c, value)

@@ -175,7 +175,7 @@ def rank(
     qrels: Judgements | Mapping[str, Mapping[str, Any]],
     depth: int | None,
     ties: str,
-    score_precision: str = "float32",
+    score_precision: str = "float64",
     judged_only: bool = False,
     max_documents: int | None = None,
 ) -> Ranked:
@@ -187,9 +187,10 @@ def rank(
     (``tie_start``, ``tie_end``) for the metrics to average over;
     ``"numba_quicksort"``: where numba's ``np.argsort`` of the negated scores,
     in input order, puts them (ranx's order; :func:`numba_quicksort_order`). ``score_precision``:
-    ``"float32"`` compares the scores as trec_eval stores them, in a 32-bit
-    float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that 0.123456789
-    and 0.123456788 are tied; ``"float64"`` compares them as read.
+    ``"float64"`` (the default, as :func:`rankmetrics.evaluate`'s) compares the
+    scores as read; ``"float32"`` compares them as trec_eval stores them, in a
+    32-bit float (``TEXT_RESULTS.sim`` in its ``trec_format.h``), so that
+    0.123456789 and 0.123456788 are tied.
     ``max_documents`` keeps only each query's first that many documents
     (trec_eval's ``-M``); then ``judged_only`` drops every document without a
     grade >= 0 and closes the gaps (trec_eval's ``-J``, in that order, as

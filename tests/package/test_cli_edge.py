@@ -202,6 +202,7 @@ def test_permission_denied(capsys, tmp_path, monkeypatch):
         (["mse", "--true", "0", "--pred", "-1e-3"], 1e-6),  # (0 - -0.001)^2
         (["mae", "--true", "0", "0", "--pred", "-.5", "-1E1"], 5.25),  # (0.5 + 10) / 2
         (["mae", "--pred", "-1", "--true", "-3"], 2.0),  # |-3 - -1|, options in either order
+        (["mae", "--true", "0", "0", "--pred", "-5.e-1", "-2"], 1.25),  # (0.5 + 2) / 2
         (["rmse", "--true", "-1", "-2", "--pred", "-1", "-4"], 2**0.5),  # errors 0, 2: sqrt(4 / 2)
         (["precision", "--ranking", "-5", "-3", "--relevant", "-3"], 0.5),  # ids that look negative: 1 of 2
     ],

@@ -7,6 +7,7 @@ values worked out by hand.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import warnings
@@ -273,3 +274,132 @@ def test_result_views(result):
     assert result.queries == tuple(f"q{i:02d}" for i in range(8))
     with pytest.raises(KeyError, match="'ndcg' was not compared"):
         result["ndcg"]
+
+
+# ------------------------------------------- each measure's own summary (issue 30)
+
+
+def runs_from_hits(hits_a, hits_b, n_relevant):
+    """Queries whose ranked lists are the given 0/1 hit lists; query i has n_relevant[i] relevant docs."""
+    qrels, run_a, run_b = {}, {}, {}
+    for i, (a, b, r) in enumerate(zip(hits_a, hits_b, n_relevant)):
+        q = f"q{i}"
+        qrels[q] = {f"rel{j}": 1 for j in range(r)}
+        for run, hits in ((run_a, a), (run_b, b)):
+            relevant, other, docs = iter(range(r)), iter(range(len(hits))), {}
+            for rank, hit in enumerate(hits):
+                doc = f"rel{next(relevant)}" if hit else f"non{next(other)}"
+                docs[doc] = 10.0 - rank
+            run[q] = docs
+    return qrels, run_a, run_b
+
+
+# AP of each list by hand (sum of precision at each hit / relevant docs), and hits retrieved.
+HITS_A = [[0, 1, 0], [0, 0, 0], [1, 1, 0], [0, 0, 1], [1, 0, 0]]
+HITS_B = [[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 1, 0], [1, 0, 1]]
+N_RELEVANT = [1, 2, 2, 3, 2]
+AP_A = [1 / 2, 0.0, 1.0, (1 / 3) / 3, 1 / 2]
+AP_B = [1.0, (1 / 2 + 2 / 3) / 2, 1 / 2, (1 / 2) / 3, (1 + 2 / 3) / 2]
+RET_A, RET_B = [1, 0, 2, 1, 1], [1, 2, 1, 1, 2]
+
+
+@pytest.fixture(scope="module")
+def summaries():
+    qrels, run_a, run_b = runs_from_hits(HITS_A, HITS_B, N_RELEVANT)
+    names = ["map", "gm_map", "num_rel_ret", "AP"]  # AP is map again, under another name
+    return (
+        rm.compare(run_a, run_b, qrels, names),
+        rm.evaluate(qrels, run_a, names),
+        rm.evaluate(qrels, run_b, names),
+    )
+
+
+def test_each_row_shows_the_summary_evaluate_shows(summaries):
+    result, a, b = summaries
+    for name in ("map", "gm_map", "num_rel_ret", "AP"):
+        assert (result[name].mean_a, result[name].mean_b) == (a.summary[name], b.summary[name])
+    # gm_map by hand: trec_eval floors AP at 1e-5 before the geometric mean; a count is summed.
+    gm = lambda values: math.exp(sum(math.log(max(x, 1e-5)) for x in values) / len(values))
+    assert result["gm_map"].mean_a == pytest.approx(gm(AP_A)) and result["gm_map"].mean_a < 0.05
+    assert result["gm_map"].difference == pytest.approx(gm(AP_B) - gm(AP_A))
+    assert (result["num_rel_ret"].mean_a, result["num_rel_ret"].mean_b) == (sum(RET_A), sum(RET_B))
+    assert result["num_rel_ret"].difference == sum(RET_B) - sum(RET_A)
+    for name in ("gm_map", "num_rel_ret"):  # each interval is of the difference shown
+        assert result[name].ci_low < result[name].difference < result[name].ci_high
+
+
+def test_a_geometric_mean_is_tested_on_the_logarithms(summaries):
+    result, _a, _b = summaries
+    log_a, log_b = (np.log(np.maximum(ap, 1e-5)) for ap in (AP_A, AP_B))
+    row = result["gm_map"]
+    assert row.t_statistic == pytest.approx(stats.ttest_rel(log_b, log_a).statistic)
+    assert row.p_permutation == pytest.approx(sign_flip_p(log_b - log_a))  # 2**5 flips: exact
+    assert row.p_permutation != pytest.approx(result["map"].p_permutation)  # not map's test again
+
+
+def test_one_measure_under_two_names_is_one_hypothesis_for_holm(summaries):
+    result, _a, _b = summaries
+    assert result["AP"] == dataclasses.replace(result["map"], metric="AP")
+    raw = [result[m].p_permutation for m in ("map", "gm_map", "num_rel_ret")]  # three hypotheses
+    assert [result[m].p_permutation_holm for m in ("map", "gm_map", "num_rel_ret")] == pytest.approx(
+        rm.holm(raw)
+    )
+    assert "Holm across 3 metrics" in str(result)
+
+
+# ------------------------------------------- permutation p-values on a grid of values (issue 30)
+
+
+def exact_sign_flip_p(whole, alternative):
+    """The exact paired randomization p-value of integer differences: every one of the 2**n sign flips."""
+    flips = np.array(list(itertools.product([1, -1], repeat=len(whole))))
+    null, observed = flips @ np.array(whole), sum(whole)  # sums of integers: no rounding anywhere
+    greater, less = np.mean(null >= observed), np.mean(null <= observed)
+    return {"greater": greater, "less": less, "two-sided": min(1.0, 2 * min(greater, less))}[alternative]
+
+
+# P@5 of ten queries: hits in the top 5 for a and b. The differences of P@5 are
+# 0.4, -0.4, 0.2, -0.2, -0.2, -0.2, 0.2, 0.2, 0, 0: their mean is exactly 0, but in floats
+# 3/5 - 1/5 and the like leave a mean of about -1.7e-17 (two-sided p was 0.859, not 1).
+HITS_5_A = [1, 2, 0, 1, 1, 2, 2, 2, 1, 2]
+HITS_5_B = [3, 0, 1, 0, 0, 1, 3, 3, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("alternative", "exact"), [("two-sided", 1.0), ("greater", 616 / 1024), ("less", 616 / 1024)]
+)
+def test_permutation_p_on_a_grid_is_exact(alternative, exact):
+    whole = [b - a for a, b in zip(HITS_5_A, HITS_5_B)]  # the differences times 5: integers
+    assert exact_sign_flip_p(whole, alternative) == exact  # 616 of the 1,024 sums are >= 0
+    top = [[1] * h + [0] * (5 - h) for h in HITS_5_A], [[1] * h + [0] * (5 - h) for h in HITS_5_B]
+    qrels, run_a, run_b = runs_from_hits(*top, [5] * 10)
+    row = rm.compare(run_a, run_b, qrels, "P_5", alternative=alternative)["P_5"]  # 2**10 < 9999: exact
+    np.testing.assert_allclose(rm.compare(run_a, run_b, qrels, "P_5").differences("P_5"), np.array(whole) / 5)
+    assert row.p_permutation == pytest.approx(exact, abs=1e-12)
+
+
+def test_permutation_p_on_random_grids_equals_the_enumeration():
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        hits_a, hits_b = rng.integers(0, 6, 8), rng.integers(0, 6, 8)
+        top = [[[1] * h + [0] * (5 - h) for h in hits] for hits in (hits_a, hits_b)]
+        qrels, run_a, run_b = runs_from_hits(*top, [5] * 8)
+        row = rm.compare(run_a, run_b, qrels, "P_5", n_resamples=300)["P_5"]  # 2**8 = 256 flips: exact
+        assert row.p_permutation == pytest.approx(
+            exact_sign_flip_p(list(hits_b - hits_a), "two-sided"), abs=1e-12
+        )
+
+
+def test_a_summary_not_made_from_the_per_query_values_is_refused():
+    # averaging="micro": recall@3 as the hits summed over the relevant documents summed (run a:
+    # 5 of 10), not the mean of the recalls (1, 0, 1, 1/3, 1/2: 0.567). The per-query
+    # differences would test the mean while the row showed the micro value.
+    qrels, run_a, run_b = runs_from_hits(HITS_A, HITS_B, N_RELEVANT)
+    micro = rm.evaluate(qrels, run_a, "recall@3", averaging="micro")
+    assert micro.summary["recall@3"] == pytest.approx(sum(RET_A) / sum(N_RELEVANT))  # 5 / 10
+    assert micro.per_query["recall@3"].mean() != pytest.approx(0.5)
+    with pytest.raises(ValueError, match=r"cannot test recall@3: .*averaging='micro'"):
+        rm.compare(run_a, run_b, qrels, ["map", "recall@3"], averaging="micro")
+    # P@3's denominators are all 3: its micro value is the mean, and it is compared.
+    row = rm.compare(run_a, run_b, qrels, "P@3", averaging="micro")["P@3"]
+    assert (row.mean_a, row.mean_b) == (pytest.approx(sum(RET_A) / 15), pytest.approx(sum(RET_B) / 15))

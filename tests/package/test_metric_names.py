@@ -367,3 +367,30 @@ def test_compare_refuses_a_text_measure_by_name(text):
     run = {q: {"a": 0.9, "b": 0.1} for q in "xyz"}
     with pytest.raises(ValueError, match=rf"cannot compare '{text}': a text measure"):
         rm.compare(run, run, qrels, ["map", text])
+
+
+@pytest.mark.parametrize(
+    ("name", "cut"),
+    [
+        ("P.10000000000000000000", "10000000000000000000"),  # trec_eval's -m form
+        ("P_10000000000000000000", "10000000000000000000"),  # as trec_eval prints it
+        ("P@10000000000000000000", "10000000000000000000"),
+        ("P(rel=1)@9223372036854775808", "9223372036854775808"),  # ir_measures' form; 2**63
+        ("ndcg_cut.99999999999999999999999", "99999999999999999999999"),
+    ],
+)
+def test_a_cutoff_beyond_64_bits_is_refused_naming_it(name, cut):
+    # It used to parse, and evaluate then failed with numpy's OverflowError.
+    with pytest.raises(
+        ValueError, match=rf"cutoff in '{re.escape(name)}' must be at most 2\*\*63 - 1; got {cut}$"
+    ):
+        parse_metric(name)
+    with pytest.raises(ValueError, match=cut):
+        rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, [name])
+
+
+def test_the_largest_cutoff_is_read():
+    assert parse_metric("P.9223372036854775807").k == 2**63 - 1
+    # One document retrieved, relevant: P@k = 1/k.
+    value = rm.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["P@9223372036854775807"]).summary
+    assert value == {"P@9223372036854775807": 1 / (2**63 - 1)}

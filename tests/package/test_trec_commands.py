@@ -94,6 +94,31 @@ def test_compare_prints_each_run_against_the_first(capsys, files):
     assert lines[1].split()[0] == "지표"
     assert lines[3].split()[:4] == ["map", "0.1785", "0.1785", "+0.0000"]
     assert "모든 질의의 차이가 같아" in out and out.rstrip().endswith("기준 trec_eval-10")
+    assert "지표 2개에 걸친 Holm 보정" in out
+
+
+def test_compare_counts_one_measure_under_two_names_once_for_holm(capsys, files):
+    qrels, results = files
+    status, out, _ = run(
+        capsys, "compare", qrels, results, results, "--measures", "map", "AP", "--resamples", "99"
+    )
+    assert status == 0 and "지표 1개에 걸친 Holm 보정" in out  # map and AP: one hypothesis
+
+
+def refuse(constant):
+    raise ValueError(f"not JSON: {constant}")
+
+
+def test_compare_json_is_strict_json_when_the_runs_are_identical(capsys, files):
+    # Identical runs: every difference is 0, so the t-test is undefined (nan in Python). JSON has
+    # no NaN; a strict parser (JSON.parse, parse_constant refusing) must read the output: null.
+    qrels, results = files
+    status, out, _ = run(capsys, "compare", qrels, results, results, "--measures", "map", "--format", "json")
+    assert status == 0
+    data = json.loads(out, parse_constant=refuse)
+    row = data["comparisons"][0]["map"]
+    assert row["p_ttest"] is None and row["t_statistic"] is None and row["p_ttest_holm"] is None
+    assert row["difference"] == 0.0 and row["p_permutation"] == 1.0 and row["ties"] == 3
 
 
 @pytest.mark.parametrize(

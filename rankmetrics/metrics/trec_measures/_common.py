@@ -27,12 +27,6 @@ def per_query(x: Any) -> np.ndarray:
     return np.atleast_1d(np.asarray(x, dtype=float))
 
 
-def count_above(mask: np.ndarray) -> np.ndarray:
-    """How many ranks strictly above each rank have the mask set."""
-    counts = np.cumsum(mask, axis=1)
-    return counts - mask
-
-
 def spread(values: np.ndarray, where: tuple[np.ndarray, np.ndarray], shape: tuple[int, int]) -> np.ndarray:
     """``values`` placed at the ranks ``where`` (rows, columns) of an array of zeros.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...i18n import N_
 from .. import hit_formulas
-from . import Exercise, Reference, Teaching, teach
+from .entries import Exercise, Reference, Teaching, teach
 
 teach(
     Teaching(

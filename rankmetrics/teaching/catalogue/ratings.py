@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import Reference, Teaching, teach
+from .entries import Reference, Teaching, teach
 
 teach(
     Teaching(

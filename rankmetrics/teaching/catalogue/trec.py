@@ -6,7 +6,7 @@ These have no step table; the book's metric reference (지표 사전) lists them
 from __future__ import annotations
 
 from ...i18n import N_
-from . import Reference, Teaching, teach
+from .entries import Reference, Teaching, teach
 
 teach(
     Teaching(
