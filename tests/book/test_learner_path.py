@@ -143,7 +143,7 @@ def test_playgrounds_start_from_the_chapters_values():
     ndcg = dcg([1, 0, 1, 0, 1]) / dcg([1, 1, 1, 1])
     ch2, ch4, ch5 = glued("02_precision_recall.ipynb"), glued("04_map.ipynb"), glued("05_dcg_ndcg.ipynb")
     (two,), (four,) = playground_configs("02_precision_recall.ipynb"), playground_configs("04_map.ipynb")
-    assert two["relevant"] == four["relevant"] == ch4["map_R"] == 4
+    assert two["relevant"] == four["relevant"] == ch2["precision_recall_ox_total"] == ch4["map_R"] == 4
     shown_two, shown_four = widget_start_values([two, four])
     assert shown_two["recall"] == ch2["precision_recall_ox_r5"] == 0.75
     assert abs(shown_four["average_precision"] - ch4["map_ap_all"]) < 1e-12
