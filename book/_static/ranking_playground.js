@@ -96,7 +96,15 @@
     const values = el("ul", { class: "rm-values" });
     const status = el("p", { class: "rm-status", role: "status", "aria-live": "polite" });
     const reset = el("button", { type: "button", text: _("Start again") });
-    const totalInput = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric", id: `${root.id}-total` });
+    const MOST = 1000; // R's upper bound here: each unlisted relevant item is one judged item to rank
+    const totalInput = el("input", {
+      type: "number",
+      min: "0",
+      max: String(MOST),
+      step: "1",
+      inputmode: "numeric",
+      id: `${root.id}-total`,
+    });
     const totalField = el("p", { class: "rm-total" }, [
       el("label", { for: totalInput.id, text: _("each query's total number of relevant items R") + " " }),
       totalInput,
@@ -253,7 +261,7 @@
     }
     totalInput.addEventListener("change", () => {
       const asked = Number(totalInput.value);
-      total = Number.isInteger(asked) && asked >= inList() ? asked : inList();
+      total = Number.isInteger(asked) ? Math.min(Math.max(asked, inList()), MOST) : inList();
       const results = render();
       say(totalNote.textContent.replace(/\.$/, ""), results);
     });
