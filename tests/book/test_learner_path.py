@@ -238,7 +238,7 @@ def test_lost_in_the_middle_is_cited():
     assert "year      = {2024}" in entry
 
 
-# ---------------------------------------------------------------- finding 9: "분수로 끝까지"
+# ---------------------------------------------------------------- "분수로 끝까지" (the rounding rule)
 
 
 def test_no_page_asks_for_fractions_to_the_end():
