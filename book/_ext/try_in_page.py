@@ -357,7 +357,7 @@ class RankingPlayground(SphinxDirective):
                 "웹 책의 이 쪽에서는 카드를 눌러 정답을 바꾸고 옮길 수 있습니다. 종이 위에서는 목록을 적어 손으로 "
                 "바꿔 보세요. 시작 목록(1위부터 등급): ",
                 nodes.literal(text=listed),
-                f", 전체 관련 항목 수 R = {total}",
+                nodes.Text(f", 전체 관련 항목 수 R = {total}"),
             ),
             _value_table(
                 [(name, exact_text(value)) for name, value in _playground_values(grades, k, total)],
