@@ -32,7 +32,7 @@ from ..registry import METRICS, Columns
 from . import files, frames, presets, ranking
 from . import presets_recsys as recsys
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
-from .evaluation import AbsentQueriesWarning, Evaluation, shown_ids
+from .evaluation import AbsentQueriesWarning, Evaluation, shown_ids, summary_terms
 from .names import Measure, known_metrics, parse_metric, parse_metrics
 from .records import Records
 from .recsys_frames import exclude_seen
@@ -50,9 +50,6 @@ __all__ = [
     "parse_metric",
     "parse_metrics",
 ]
-
-# trec_eval floors each AP at this value before taking the geometric mean (gm_map).
-_GM_FLOOR = 0.00001
 
 
 def evaluate(
@@ -547,14 +544,15 @@ def _for_measure(columns: Columns, m: Measure) -> Columns:
 
 
 def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:
-    # trec_eval adds the queries' values one after another, in query order (its 'all' line),
-    # and so does sequential_sum: numpy's pairwise sum can print another last digit.
-    if m.metric.summary == "sum":
-        return float(sequential_sum(values))
-    if m.metric.summary == "geometric":
-        return float(np.exp(sequential_sum(np.log(np.maximum(values, _GM_FLOOR))) / values.size))
     if m.metric.summary == "run_id":
         return run_id
     if m.metric.summary == "none":
         return ""
-    return float(sequential_sum(values) / values.size)
+    # trec_eval adds the queries' terms one after another, in query order (its 'all' line),
+    # and so does sequential_sum: numpy's pairwise sum can print another last digit.
+    total = sequential_sum(summary_terms(m.metric, values))
+    if m.metric.summary == "sum":
+        return float(total)
+    if m.metric.summary == "geometric":
+        return float(np.exp(total / values.size))
+    return float(total / values.size)
