@@ -7,7 +7,7 @@ text format (:meth:`Evaluation.to_trec_eval`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,8 +69,9 @@ class Evaluation:
     missing_queries: tuple[str, ...] = ()
     unjudged_queries: tuple[str, ...] = ()
     conventions: Mapping[str, Any] = field(default_factory=dict)
-    # (qrels, run) as given, when they can be read again (paths and dicts), for explain().
-    inputs: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    # explain(qid, metric), handed over by evaluate when the qrels and run can be read again
+    # (paths and dicts): rankmetrics.trec.query_explanation.explain_query on them.
+    explainer: Callable[[Any, str | None], Any] | None = field(default=None, repr=False, compare=False)
     # {user: number of seen items removed before the cut}, with evaluate(..., exclude=...).
     excluded: Mapping[str, int] = field(default_factory=dict)
 
@@ -103,7 +104,7 @@ class Evaluation:
         conventions are this evaluation's. Needs the qrels and run as paths or
         dicts (an open file has been read already).
         """
-        if not self.inputs:
+        if self.explainer is None:
             raise ValueError(
                 _(
                     "explain() needs the qrels and run as paths or dicts; this evaluation read them from "
@@ -111,9 +112,7 @@ class Evaluation:
                     "metric)"
                 )
             )
-        from .query_explanation import explain_query
-
-        return explain_query(*self.inputs, qid, metric, conventions=self.conventions)
+        return self.explainer(qid, metric)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain Python data: per-query values, the summary, and the conventions used.

@@ -23,11 +23,11 @@ import numpy as np
 from ..i18n import N_, _, ngettext
 from ..tables import html_table, text_table
 from ..teaching.explain import Explanation, explain, explainable
-from . import files, ranking
+from . import files, presets, ranking
 from .conventions import Conventions
-from .evaluate import evaluate_measures
 from .names import parse_metric
 from .records import Records
+from .scoring import evaluate_measures
 
 #: How each retrieved document stands, in trec_eval's terms (form_res_rels.c).
 #: Message ids: translate with ``_(STATUS[key])`` where shown.
@@ -176,7 +176,7 @@ def explain_query(
     >>> e.value, e.steps.value
     (0.5, 0.5)
     """
-    c = Conventions.resolve(like, base=conventions, **settings)
+    c = Conventions.resolve(presets.find(like), base=conventions, **settings)
     measure = parse_metric(metric) if metric is not None else None
     qid = str(qid)
     judgements = files.judgements(qrels, c.fractional_grades)
