@@ -163,7 +163,7 @@ def _score(
     width = ranked.grades.shape[1]
     n_relevant, n_nonrelevant = judged_counts(ranked.judged_grades, level)
     columns = Columns(
-        binary=(ranked.judged & (ranked.grades >= level)).astype(float),
+        binary=_relevant(ranked, level),
         graded=np.maximum(ranked.grades, 0.0),  # nDCG: raw grades, a negative one earns nothing
         # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
         best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and c.ideal == "judged" else None,
@@ -191,34 +191,42 @@ def _score(
     for m in measures:
         same = (m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)
         if same not in computed:
-            computed[same] = _value(m, columns)
+            computed[same] = _value(m, columns, ranked)
         values[m.name] = computed[same]
         if c.averaging == "micro" and m.family in ("precision", "recall"):
             weights.setdefault(m.name, []).append(recsys.micro_weights(m, columns))
     return values
 
 
-def _value(m: Measure, columns: Columns) -> np.ndarray:
+def _value(m: Measure, columns: Columns, ranked: ranking.Ranked) -> np.ndarray:
     if m.relevance_level is not None or m.gain is not None:
-        columns = _for_measure(columns, m)
+        columns = _for_measure(columns, m, ranked)
     if m.parameter is None:
         return m.metric.evaluate(columns, m.k)
     return m.metric.evaluate(columns, m.k, m.parameter)
 
 
-def _for_measure(columns: Columns, m: Measure) -> Columns:
-    """The columns under one measure's own relevance level or gain (``P(rel=2)@5``)."""
+def _for_measure(columns: Columns, m: Measure, ranked: ranking.Ranked) -> Columns:
+    """The columns under one measure's own relevance level or gain (``P(rel=2)@5``).
+
+    Relevance is read from the ranked grades by the rule :func:`_score` follows for
+    ``relevance_level``, so ``P(rel=0)@5`` is ``P_5`` under ``relevance_level=0``.
+    """
     if m.relevance_level is None:
         return replace(columns, gain=m.gain)
-    # rel > 0, so the clipped grades decide relevance as the raw ones would.
     n_relevant, n_nonrelevant = judged_counts(columns.judged_grades, m.relevance_level)
     return replace(
         columns,
-        binary=(columns.pooled & (columns.graded >= m.relevance_level)).astype(float),
+        binary=_relevant(ranked, m.relevance_level),
         n_relevant=n_relevant,
         n_nonrelevant=n_nonrelevant,
         gain=m.gain or columns.gain,
     )
+
+
+def _relevant(ranked: ranking.Ranked, level: float) -> np.ndarray:
+    """1.0 where a ranked document is judged with a grade of at least ``level`` (trec_eval's -l), else 0.0."""
+    return (ranked.judged & (ranked.grades >= level)).astype(float)
 
 
 def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:
