@@ -265,7 +265,9 @@ def test_r_precision():
 
 
 def test_empty_cases():
-    assert explain("mean_rank", [0, 0, 0]).steps == ["MR = nan (관련 항목이 없으면 평균 순위를 정할 수 없습니다)"]
+    assert explain("mean_rank", [0, 0, 0]).steps == [
+        "MR = nan (관련 항목이 없으면 평균 순위를 정할 수 없습니다)"
+    ]
     assert math.isnan(explain("mean_rank", [0, 0, 0]).value)
     assert explain("ndcg", [0, 0, 0], decimals=2).rounded == 0.0
     assert explain("reciprocal_rank", [0, 0], decimals=2).rounded == 0.0

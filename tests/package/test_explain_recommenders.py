@@ -211,3 +211,12 @@ def test_the_tables_speak_korean():
         ips = str(rm.explain("ips", REWARDS, target_p=TARGET, logging_p=LOGGING))
     assert "목록마다 평균을 내고, 다시 사용자 평균" in text and "사용자" in text
     assert "무게 w는 target_p ÷ logging_p입니다." in ips and "기록된 회차 수 n = 6" in ips
+
+
+def test_gini_names_the_unrecommended_items_only_when_there_are_some():
+    with rm.use_language("en"):
+        some = rm.explain("gini_index", LISTS, catalog="abcdef").steps
+        none = rm.explain("gini_index", LISTS, catalog="abcde").steps
+    assert some[0].startswith("the 1 catalogue items never recommended") and len(some) == 2
+    # n = 5, x ascending 1, 1, 2, 2, 3 at j = 1..5: -4 - 2 + 0 + 4 + 12 = 10, ÷ (5 × 9)
+    assert none == ["Gini = Σ (2j − n − 1) x ÷ (n × Σ x) = 10 ÷ (5 × 9) = 0.2222"]

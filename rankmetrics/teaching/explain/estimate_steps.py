@@ -133,16 +133,24 @@ def explain_sampled(metric, sampled_metric, k, ranks, n_items, n_negatives, repl
     label = f"E[{sampled_metric.strip()}]"
     stepwise = float(terms.sum())
     value = verify(label, stepwise, float(official[0]))
-    law = (
-        f"Binomial({n_negatives}, {rank - 1} ÷ {n_items - 1})"
+    above, below = rank - 1, n_items - rank
+    law, formula = (
+        (
+            f"Binomial({n_negatives}, {above} ÷ {n_items - 1})",
+            f"P(X = x) = C({n_negatives}, x) p^x (1 − p)^({n_negatives} − x), p = {above} ÷ {n_items - 1}",
+        )
         if replace
-        else f"Hypergeometric({n_items - 1}, {rank - 1}, {n_negatives})"
+        else (
+            f"Hypergeometric({n_items - 1}, {above}, {n_negatives})",
+            f"P(X = x) = C({above}, x) × C({below}, {n_negatives} − x) ÷ C({n_items - 1}, {n_negatives})",
+        )
     )
     lines = [
         _(
             "the held-out item is at full rank {rank} of {n_items}; among itself and {n} sampled negatives "
             "its sampled rank is 1 + X, X ~ {law} (the items above it that the sample catches)"
         ).format(rank=rank, n_items=n_items, n=n_negatives, law=law),
+        f"P(r) = P(X = r − 1),  {formula}",
         _("only the sampled ranks where the metric is not 0 are listed; the others add 0"),
         f"{label} = Σ P(r) × {sampled_metric.strip()}(r) = {exact_text(value)}",
     ]

@@ -149,18 +149,20 @@ def explain_gini(metric, recs, k, catalog, padding_item=False) -> Explanation:
         for i in range(x.size)
     ]
     lines = [
-        _(
-            "the {zeros} catalogue items never recommended come first (j = 1 … {zeros}) with count 0 "
-            "and add 0"
-        ).format(zeros=n - x.size),
         _("{label} = Σ (2j − n − 1) x ÷ (n × Σ x) = {total} ÷ ({n} × {sum}) = {value}").format(
             label=label,
             total=exact_text(float(np.sum(weights))),
             n=n,
             sum=exact_text(float(x.sum())),
             value=exact_text(value),
-        ),
+        )
     ]
+    if n > x.size:
+        zeros = _(
+            "the {zeros} catalogue items never recommended come first (j = 1 … {zeros}) with count 0 "
+            "and add 0"
+        )
+        lines.insert(0, zeros.format(zeros=n - x.size))
     columns = [
         Column("j", "j"),
         Column("item", _("item"), align="left"),
@@ -181,10 +183,11 @@ def explain_entropy(metric, recs, k, base=math.e, normalize=None) -> Explanation
     shares = lists.counts[shown] / total
     terms = -shares * np.log(shares) / math.log(base)
     label = _label(metric, k)
+    logarithm = "ln" if base == math.e else f"log{exact_text(float(base))}"
     stepwise = float(-np.sum(shares * np.log(shares)) / math.log(base))
     lines = [
         _("share p = times recommended ÷ all {total} recommendations").format(total=int(total)),
-        f"{label} = −Σ p log p = "
+        f"{label} = −Σ p {logarithm} p = "
         + " + ".join(exact_text(float(t)) for t in terms)
         + f" = {exact_text(stepwise)}",
     ]
@@ -205,7 +208,6 @@ def explain_entropy(metric, recs, k, base=math.e, normalize=None) -> Explanation
         }
         for i, c in enumerate(shown.tolist())
     ]
-    logarithm = "ln" if base == math.e else f"log{exact_text(float(base))}"
     columns = [
         Column("item", _("item"), align="left"),
         Column("count", _("times recommended")),
