@@ -139,7 +139,7 @@ def test_ox_list_precision_and_recall(k, precision, recall):
     assert column(p.rows, "mark") == ["O", "X", "O", "X", "O"][:k]
     assert column(p.rows, "hits") == [1, 1, 2, 2, 3][:k]
     assert p.label == f"P@{k}" and r.label == f"R@{k}"
-    assert r.conventions["denominator"] == "전체 관련 수 R = 4: n_relevant로 준 수"
+    assert r.conventions["denominator"] == "전체 관련 항목 수 R = 4: n_relevant로 준 수를 씁니다"
 
 
 def test_ox_list_average_precision_rows():
@@ -198,7 +198,7 @@ def test_a_to_e_with_b_d_f_g():
     p = explain("precision", ranking, 5, relevant=relevant)
     assert p.steps == ["P@5 = 정답 수 ÷ k = 2 ÷ 5 = 0.4"]
     r = explain("recall", ranking, 5, relevant=relevant)
-    assert r.steps == ["R@5 = 정답 수 ÷ 전체 관련 수 = 2 ÷ 4 = 0.5"]  # F, G count though unlisted
+    assert r.steps == ["R@5 = 정답 수 ÷ 전체 관련 항목 수 = 2 ÷ 4 = 0.5"]  # F, G count though unlisted
     assert explain("hit_rate", ranking, 5, relevant=relevant).value == 1.0
     f = explain("f1", ranking, 5, relevant=relevant)
     assert f.value == pytest.approx(2 * 0.4 * 0.5 / 0.9)  # 0.4444
