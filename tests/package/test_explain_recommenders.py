@@ -220,3 +220,30 @@ def test_gini_names_the_unrecommended_items_only_when_there_are_some():
     assert some[0].startswith("the 1 catalogue items never recommended") and len(some) == 2
     # n = 5, x ascending 1, 1, 2, 2, 3 at j = 1..5: -4 - 2 + 0 + 4 + 12 = 10, ÷ (5 × 9)
     assert none == ["Gini = Σ (2j − n − 1) x ÷ (n × Σ x) = 10 ÷ (5 × 9) = 0.2222"]
+
+
+def test_arrays_and_frames_as_the_functions_take_them():
+    rng = np.random.default_rng(4)
+    recs = np.array([[0, 3, 5, -1], [1, 2, 3, 4], [5, 0, -1, -1]])  # padded with -1
+    features = rng.random((6, 4)) < 0.5
+    features[:, 0] = True  # every item has a feature
+    counts = np.array([5.0, 4, 3, 2, 1, 9])
+    for metric, keywords in [
+        ("intra_list_diversity", {"features": features}),
+        ("coverage", {"catalog": np.arange(8)}),
+        ("gini_index", {"catalog": np.arange(8)}),
+        ("novelty", {"interactions": counts}),
+        ("long_tail_share", {"interactions": counts}),
+    ]:
+        assert rm.explain(metric, recs, k=3, **keywords).value == getattr(rm, metric)(recs, k=3, **keywords)
+    # user 0's top 3: items 0, 3, 5 -> counts 5, 2, 9
+    assert rm.explain("average_popularity", recs, k=3, interactions=counts).rows[0]["sum"] == 16
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        {"user_id": ["x", "x", "y", "y"], "item_id": ["a", "b", "a", "c"], "score": [0.9, 0.5, 0.3, 0.8]}
+    )
+    history = pd.DataFrame({"user_id": ["x", "y", "y"], "item_id": ["a", "c", "b"]})
+    genres = {"a": ["p"], "b": ["q", "p"], "c": ["q"]}
+    e = rm.explain("calibration_kl", history, recs=frame, genres=genres)
+    assert e.value == rm.calibration_kl(history, frame, genres)
+    assert [r["list"] for r in rm.explain("novelty", frame, interactions=history).rows] == ["a, b", "c, a"]
