@@ -79,7 +79,7 @@ for name, family, korean, formula, conventions, papers, chapter in (
     (
         "calibration_kl",
         "lists",
-        "보정 KL",
+        "캘리브레이션 KL",
         r"C_{KL} = \sum_g p(g) \ln \frac{p(g)}{(1 - \alpha)\, q(g) + \alpha\, p(g)}",
         "p는 사용자의 이력, q는 추천 목록의 장르 비율입니다. 장르가 여럿인 항목은 장르마다 1/장르 수만큼 셉니다. "
         "α(기본 0.01)만큼 p를 섞어 목록에 없는 장르도 유한한 값이 됩니다.",
@@ -109,7 +109,7 @@ for name, family, korean, formula, conventions, papers, chapter in (
         "estimate",
         "샘플링 지표의 기댓값",
         r"\mathbb{E}[M] = \sum_{r=1}^{m+1} P(r \mid R)\, M(r)",
-        "전체 순위 R인 항목을 자기와 음성 표본 m개 사이에서 다시 매긴 순위 r의 분포(초기하 분포)로 지표의 "
+        "전체 순위 R인 보류 항목을 자기와 네거티브 m개 사이에서 다시 매긴 표본 속 순위 r의 분포(초기하 분포)로 지표의 "
         "기댓값을 정확히 구합니다. 사용자마다 값 하나를 돌려줍니다.",
         ("krichene2020sampled",),
         SAMPLED,
