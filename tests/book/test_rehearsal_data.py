@@ -7,8 +7,10 @@ slack before the exit ticket) and in the lesson's details below ("### 도입(0�
 
 The minutes measured in the two rehearsals have one home, ``book/data/rehearsal.json``, shown by
 the authors' appendix ``appendix_lesson_rehearsal.ipynb``. Its slots are the plan's as rehearsed
-(round 2), before the slack was added; the tests check the file's shape and that the appendix
-shows the file as it is now (not a stale execution).
+(round 2): for lessons 1–3 before the slack was added; lesson 4 was rehearsed with its slack, and
+its card reads its timeline from the file (``lesson_cards.rehearsed_timeline``). The tests check
+the file's shape and that the appendix and the cards show the file as it is now (not a stale
+execution).
 """
 
 from __future__ import annotations
@@ -65,10 +67,10 @@ def activity_text(section: str, name: str) -> str:
 
 
 def test_every_lesson_has_a_card():
-    assert sorted(cards()) == [lesson["lesson"] for lesson in DATA["lessons"]] == [1, 2, 3]
+    assert sorted(cards()) == [lesson["lesson"] for lesson in DATA["lessons"]] == [1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("lesson", [1, 2, 3], ids=lambda n: f"lesson{n}")
+@pytest.mark.parametrize("lesson", [1, 2, 3, 4], ids=lambda n: f"lesson{n}")
 def test_the_card_timeline_is_50_minutes_with_slack_before_the_exit(lesson):
     rows = timeline(cards()[lesson])
     names = [name for name, *_ in rows]
@@ -81,7 +83,7 @@ def test_the_card_timeline_is_50_minutes_with_slack_before_the_exit(lesson):
     assert f"| | 합계 (여유 {slack}분 포함) | 50 |" in cards()[lesson]
 
 
-@pytest.mark.parametrize("lesson", [1, 2, 3], ids=lambda n: f"lesson{n}")
+@pytest.mark.parametrize("lesson", [1, 2, 3, 4], ids=lambda n: f"lesson{n}")
 def test_the_details_keep_the_cards_minutes(lesson):
     section = lesson_text(lesson)
     for name, start, end, minutes in timeline(cards()[lesson]):
@@ -105,14 +107,34 @@ def test_homework_minutes_agree(lesson):
 def test_rehearsed_slots_tiled_the_lesson(lesson):
     slots = [tuple(a["slot"]) for a in lesson["activities"] if a.get("slot")]
     assert [a["name"] for a in lesson["activities"] if a.get("slot")] == list(ACTIVITIES)
+    if "slack" in lesson:  # rehearsed with its slack: the slack lies just before the exit ticket
+        slots.insert(-1, tuple(lesson["slack"]))
+        assert lesson["slack"][1] - lesson["slack"][0] >= 3
     assert slots[0][0] == 0 and slots[-1][1] == 50
     assert all(slots[i][1] == slots[i + 1][0] for i in range(len(slots) - 1))
+
+
+def test_a_card_rehearsed_with_its_slack_reads_its_minutes_from_the_record():
+    """Lesson 4's card has no typed minutes: its rows are the record's slots and the slack between them."""
+    lesson = next(lesson for lesson in DATA["lessons"] if lesson["lesson"] == 4)
+    expected = [
+        (a["name"], *a["slot"], a["slot"][1] - a["slot"][0]) for a in lesson["activities"] if "slot" in a
+    ]
+    start, end = lesson["slack"]
+    expected.insert(-1, (SLACK, start, end, end - start))
+    assert timeline(cards()[4]) == expected
+    source = next(c.source for c in PLAN.cells if "number=4," in c.source)
+    lesson_4 = source.split("number=4,", 1)[1]
+    assert "rehearsed_timeline(" in lesson_4 and "homework_minutes(4)" in lesson_4
+    assert not re.search(r"Step\(", lesson_4), "lesson 4's steps come from the record, not typed"
 
 
 def test_measured_minutes_are_well_formed():
     keys = ("round1_student", "round2_student", "round1_teacher", "round2_teacher")
     assert set(DATA["rounds"]) == {"round1", "round2"}
-    for about in DATA["rounds"].values():
+    own_rounds = [lesson["rounds"] for lesson in DATA["lessons"] if "rounds" in lesson]  # lesson 4's own
+    assert len(own_rounds) == 1
+    for about in [*DATA["rounds"].values(), *(r for rounds in own_rounds for r in rounds.values())]:
         assert {"who", "student_rule", "teacher_rule"} <= set(about)
     for lesson in DATA["lessons"]:
         for activity in lesson["activities"]:
