@@ -289,13 +289,7 @@ class RecsysWorksheet:
                 "fields",
                 _("Name: {long}    Class: {blank}    No.: {blank}").format(long=BLANK * 3, blank=BLANK),
             ),
-            (
-                "p",
-                _(
-                    "Keep counts as whole numbers and means as fractions (11 ÷ 3), and round only the answer, "
-                    "to {places} (5 and up rounds up)."
-                ).format(places=places(self.decimals)),
-            ),
+            ("p", self._rounding()),
             *self._rules(),
         ]
         for problem in self.problems:
@@ -341,6 +335,20 @@ class RecsysWorksheet:
         return blocks
 
     # -- what each kind prints
+
+    def _rounding(self) -> str:
+        """Whole numbers until one division at the end: the hand answer is then the exact one, rounded."""
+        if self.kind == "sampled":
+            rule = _(
+                "Keep the numbers of draws as whole numbers and divide once, at the end; round only the answer, "
+                "to {places} (5 and up rounds up)."
+            )
+        else:
+            rule = _(
+                "Keep counts as whole numbers and means as fractions (11 ÷ 3), and round only the answer, "
+                "to {places} (5 and up rounds up)."
+            )
+        return rule.format(places=places(self.decimals))
 
     def _rules(self) -> list[tuple]:
         if self.kind == "sampled":
