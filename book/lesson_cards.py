@@ -117,6 +117,26 @@ def rehearsed_timeline(number: int, what: dict[str, str]) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+#: The rehearsals' teacher rule: a script is read aloud at about 270 syllables a minute (250–300).
+SYLLABLES_PER_MINUTE = 270
+_SPOKEN = re.compile(r"[\uac00-\ud7a3]|\d")  # a Hangul syllable or a digit: what the rule counts
+_TEACHER_LINE = re.compile(r"^- \*\*교사\*\*(?:\([^)]*\))?: (.*)$", re.MULTILINE)
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def spoken_syllables(text: str) -> int:
+    """The Hangul syllables and digits of ``text``: "C(9, 3)을 구해 보세요" has 6 + 2."""
+    return len(_SPOKEN.findall(text))
+
+
+def teacher_words(activity: str) -> str:
+    """What a teacher reads aloud in one activity of a lesson's details: the quoted parts of its **교사** lines.
+
+    The lines between the quotes say what the teacher does (writes, listens) and are not read.
+    """
+    return " ".join(quote for line in _TEACHER_LINE.findall(activity) for quote in _QUOTED.findall(line))
+
+
 def homework_minutes(number: int) -> int:
     """The minutes the plan gives lesson ``number``'s homework, as the record holds them."""
     return next(a["plan"] for a in rehearsal(number)["activities"] if a["key"] == "homework")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -26,6 +27,8 @@ BOOK = Path(__file__).resolve().parents[2] / "book"
 DATA = json.loads((BOOK / "data" / "rehearsal.json").read_text(encoding="utf-8"))
 PLAN = nbformat.read(BOOK / "lesson_plans.ipynb", as_version=4)
 APPENDIX = nbformat.read(BOOK / "appendix_lesson_rehearsal.ipynb", as_version=4)
+sys.path.insert(0, str(BOOK))
+import lesson_cards  # noqa: E402  (book/lesson_cards.py: the notebooks import it from book/)
 ACTIVITIES = ("도입", "본 활동 1", "본 활동 2", "마무리")
 SLACK = "여유"
 TIMELINE_ROW = re.compile(r"^\| (\d+)–(\d+)분 \| (?:\*\*)?([^:*|]+?)(?:\*\*)?: .*\| (\d+) \|$", re.MULTILINE)
@@ -189,3 +192,28 @@ def test_the_rehearsal_logs_left_the_teachers_page():
     for heading in ("## 1차 리허설에서 드러난 문제와 고친 것", "## 2차 리허설에서 드러난 문제와 고친 것"):
         assert heading in appendix and heading.lstrip("#").strip() not in plan
     assert "rehearsal.json" not in "\n".join(c.source for c in PLAN.cells)
+
+
+def test_the_teachers_reading_time_counts_syllables_and_digits_in_quotes():
+    # 칠, 판, 에 (3) and 1, 0 (2); the parentheses, the comma and "HR@" are not read as syllables
+    assert lesson_cards.spoken_syllables("칠판에 HR@10, (") == 5
+    section = (
+        '- **교사**: "하나 둘" 하고 칠판에 적습니다. "셋 4"\n'
+        '- **학생**: "읽지 않음"\n'
+        '- **교사**(정리): "다섯"'
+    )
+    assert lesson_cards.teacher_words(section) == "하나 둘 셋 4 다섯"  # only the teacher's quoted words
+    assert lesson_cards.spoken_syllables(lesson_cards.teacher_words(section)) == 2 + 1 + 1 + 1 + 2
+
+
+def test_the_appendix_times_lesson_four_scripts_at_the_rule_rate():
+    cell = next(c for c in APPENDIX.cells if c.cell_type == "code" and "spoken_rows," in c.source)
+    text = next(o["data"]["text/plain"] for o in cell.outputs if "text/html" in o.get("data", {}))
+    rows = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()[2:]]
+    lesson = next(lesson for lesson in DATA["lessons"] if lesson["lesson"] == 4)
+    timed = [a for a in lesson["activities"] if "slot" in a]
+    assert [row[0] for row in rows] == [a["name"] for a in timed]
+    for (name, syllables, spoken, teacher), activity in zip(rows, timed):
+        assert float(spoken) == round(int(syllables) / 270, 1)
+        assert shown(activity["round2_teacher"]) == teacher
+        assert 100 < int(syllables) and float(spoken) < float(teacher.split("–")[-1])
