@@ -28,7 +28,8 @@ DATA = json.loads((BOOK / "data" / "rehearsal.json").read_text(encoding="utf-8")
 PLAN = nbformat.read(BOOK / "lesson_plans.ipynb", as_version=4)
 APPENDIX = nbformat.read(BOOK / "appendix_lesson_rehearsal.ipynb", as_version=4)
 sys.path.insert(0, str(BOOK))
-import lesson_cards  # noqa: E402  (book/lesson_cards.py: the notebooks import it from book/)
+import lesson_cards  # book/lesson_cards.py: the notebooks import it from book/
+
 ACTIVITIES = ("도입", "본 활동 1", "본 활동 2", "마무리")
 SLACK = "여유"
 TIMELINE_ROW = re.compile(r"^\| (\d+)–(\d+)분 \| (?:\*\*)?([^:*|]+?)(?:\*\*)?: .*\| (\d+) \|$", re.MULTILINE)
