@@ -12,6 +12,7 @@ import math
 from fractions import Fraction
 
 import pytest
+from test_worksheet import _Checker  # the ranking sheets' tag checker
 
 import rankmetrics as rm
 from rankmetrics.teaching.worksheet import make_recsys_worksheet
@@ -135,3 +136,14 @@ def test_bad_arguments(kwargs, message):
     arguments = {"seed": 1, **kwargs}
     with pytest.raises(ValueError, match=message):
         make_recsys_worksheet(**arguments)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("which", ["problem_html", "answer_html"])
+def test_html_is_a_balanced_printable_page(kind, which):
+    page = getattr(make_recsys_worksheet(6, kind, count=4), which)
+    assert page.startswith('<!DOCTYPE html>\n<html lang="ko">') and "page-break-inside: avoid" in page
+    checker = _Checker()
+    checker.feed(page)
+    assert checker.stack == []
+    assert page.count('<section class="problem">') == 4 and "None" not in page
