@@ -27,6 +27,7 @@ The card's text may use ``{ref}`` and ``{download}`` with explicit link text
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -135,6 +136,30 @@ def teacher_words(activity: str) -> str:
     The lines between the quotes say what the teacher does (writes, listens) and are not read.
     """
     return " ".join(quote for line in _TEACHER_LINE.findall(activity) for quote in _QUOTED.findall(line))
+
+
+_GLUE = re.compile(r"\{glue:text\}`([^`:]+)(?::([^`]*))?`")
+
+
+def spoken_by_activity(plan, label: str) -> list[tuple[str, int]]:
+    """(heading, syllables read aloud) for each "###" activity of the section ``(label)=`` of the executed ``plan``.
+
+    ``plan`` is the lesson-plan notebook (nbformat) with its outputs: each ``{glue:text}`` role in a
+    script is filled in with the value the page shows, so a glued instruction read aloud is counted.
+    The last activity (마무리) includes the homework announcement that follows it.
+    """
+    glued = {}
+    for cell in plan.cells:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued[name] = ast.literal_eval(next(iter(out["data"].values())))
+    section = next(cell.source for cell in plan.cells if cell.source.startswith(f"({label})="))
+    section = _GLUE.sub(lambda m: format(glued[m.group(1)], m.group(2) or ""), section)
+    return [
+        (part.splitlines()[0], spoken_syllables(teacher_words(part)))
+        for part in re.split(r"\n### ", section)[1:]
+    ]
 
 
 def homework_minutes(number: int) -> int:

@@ -214,6 +214,9 @@ def test_the_appendix_times_lesson_four_scripts_at_the_rule_rate():
     lesson = next(lesson for lesson in DATA["lessons"] if lesson["lesson"] == 4)
     timed = [a for a in lesson["activities"] if "slot" in a]
     assert [row[0] for row in rows] == [a["name"] for a in timed]
+    # the plan as it is now: a plan whose scripts changed after the appendix ran shows a stale table
+    recount = lesson_cards.spoken_by_activity(PLAN, "sec-lesson_plans-recsys")
+    assert [int(row[1]) for row in rows] == [syllables for _heading, syllables in recount]
     for (name, syllables, spoken, teacher), activity in zip(rows, timed):
         assert float(spoken) == round(int(syllables) / 270, 1)
         assert shown(activity["round2_teacher"]) == teacher
