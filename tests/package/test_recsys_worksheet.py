@@ -147,3 +147,32 @@ def test_html_is_a_balanced_printable_page(kind, which):
     checker.feed(page)
     assert checker.stack == []
     assert page.count('<section class="problem">') == 4 and "None" not in page
+
+
+def test_grading_marks_each_asked_value():
+    sheet = make_recsys_worksheet(4, "sampled")  # keys: (0, 0.452), (0, 0.891), (0, 0.278)
+    report = sheet.grade({1: [0, 0.452], 2: [0, 0.89], 3: None})
+    assert [(row["number"], row["label"]) for row in report.rows][:2] == [
+        (1, "정확한 HR@2"),
+        (1, "샘플링 HR@2"),
+    ]
+    # 0.89 is the exact 0.8909 rounded to two decimals: a rounding slip; problem 3 left blank
+    assert [row["verdict"] for row in report.rows] == ["정답", "정답", "정답", "반올림 차이", "빈칸", "빈칸"]
+    assert report.score == 3
+    same = sheet.grade([[0, 95 / 210], [1, 0.891], [None, 0.278]])  # unrounded 95/210 is right too
+    assert [row["verdict"] for row in same.rows] == ["정답", "정답", "오답", "정답", "빈칸", "정답"]
+
+
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        ({1: [0]}, r"answers\[1\] must be a list of 2 values"),
+        ([[0, "0.5"], None, None], r"answers\[0\]\[1\] must be a number"),
+        ({5: [0, 0]}, "problem 5"),
+        ("0, 0.452", "not a string"),
+        ([[0, 0.452]], "1 entries but the sheet has 3 problems"),
+    ],
+)
+def test_grading_refuses_what_is_not_an_answer(answers, message):
+    with pytest.raises(ValueError, match=message):
+        make_recsys_worksheet(4, "sampled").grade(answers)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from ...metrics.sampled import sampled_expectation
 from ...metrics.set_based import hit_rate
 from ..numbers import hand_text
 from .draw import MAX_COUNT
+from .grading import GradeReport, grade_lists
 from .render import BLANK, html_page, markdown, places
 from .sheet import write_files
 
@@ -552,3 +554,14 @@ class RecsysWorksheet:
     def write(self, out: str | Path, *, force: bool = False) -> list[Path]:
         """Write the sheet and the key into folder ``out`` (see :func:`~.sheet.write_files`)."""
         return write_files(self.files(), out, force=force)
+
+    def grade(self, answers: Mapping[int, Any] | Sequence[Any]) -> GradeReport:
+        """Mark a student's answers: one list per problem, its values in the order the problem asks them.
+
+        ``{1: [0, 0.452], 2: [0, 0.891]}`` or ``[[0, 0.452], [0, 0.891], None]`` (``None`` for a problem
+        left blank, or for one value of it); see :func:`~.grading.grade_lists`. The key of each value is
+        the exact value rounded, which is also the hand calculation's answer.
+        """
+        with use_language(self.language):  # the report's labels, in the sheet's language
+            asked = [(p.number, p.answers()) for p in self.problems]
+        return grade_lists(asked, self.decimals, answers, self.language)
