@@ -202,6 +202,12 @@ def make_recsys_worksheet(
     label : str
         Printed in front of both titles (e.g. "수업 4").
 
+    Returns
+    -------
+    RecsysWorksheet
+        ``.problems``, ``.problem_markdown``, ``.answer_markdown``, ``.problem_html``,
+        ``.answer_html``, ``.write(folder)``, ``.grade(answers)``, as a ranking worksheet has.
+
     Examples
     --------
     >>> sheet = make_recsys_worksheet(seed=4, kind="sampled", count=2)
@@ -209,6 +215,8 @@ def make_recsys_worksheet(
     [(11, 5, 4, 2), (12, 3, 4, 2)]
     >>> [round(p.sampled, 4) for p in sheet.problems]
     [0.4524, 0.8909]
+    >>> [row["verdict"] for row in sheet.grade({1: [0, 0.452], 2: [0, 0.5]}).rows]
+    ['정답', '정답', '정답', '오답']
     """
     if language not in LANGUAGES:
         raise ValueError(
