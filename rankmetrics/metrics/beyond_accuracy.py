@@ -24,12 +24,12 @@ import numpy as np
 
 from .. import _validation as v
 from ..i18n import _
-from .recommendation_lists import RecommendationLists, _is_frame, recommendation_lists
+from .recommendation_lists import RecommendationLists, is_frame, recommendation_lists
 
 
 def _popularity(lists: RecommendationLists, interactions: Any) -> tuple[np.ndarray, float, np.ndarray]:
     """(count per code of the lists, total interactions, every count in ``interactions``)."""
-    if _is_frame(interactions):
+    if is_frame(interactions):
         if "item_id" not in [str(c) for c in interactions.columns]:
             raise ValueError(
                 _("interactions: the DataFrame needs the column item_id; it has {present}").format(
@@ -296,7 +296,7 @@ def _head_codes(
     lists: RecommendationLists, interactions: Any, counts: np.ndarray, chosen: np.ndarray
 ) -> np.ndarray:
     """A boolean per code of the lists: is the item among ``chosen`` (positions in ``interactions``)?"""
-    if _is_frame(interactions):
+    if is_frame(interactions):
         labels = interactions["item_id"].value_counts(sort=False).index.tolist()
     elif isinstance(interactions, Mapping):
         labels = list(interactions)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _validation as v
 from ..i18n import _
-from .recommendation_lists import FRAME_COLUMNS, RecommendationLists, _is_frame, _plain, recommendation_lists
+from .recommendation_lists import FRAME_COLUMNS, RecommendationLists, is_frame, plain, recommendation_lists
 
 DISTANCES = ("jaccard", "cosine", "euclidean")
 
@@ -45,7 +45,7 @@ def _feature_matrix(lists: RecommendationLists, features: Any, name: str) -> np.
             if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
                 raise ValueError(
                     _("{name}[{item!r}] must be a set or list of features; got {value}").format(
-                        name=name, item=_plain(item), value=v.show(values)
+                        name=name, item=plain(item), value=v.show(values)
                     )
                 )
             code = lists.code(item)
@@ -197,7 +197,7 @@ def intra_list_diversity(
         user = lists.users[int(np.flatnonzero(lists.lengths < 2)[0])]
         raise ValueError(
             _("intra_list_diversity: the list of user {user!r} has one item; a pair needs two").format(
-                user=_plain(user)
+                user=plain(user)
             )
         )
     matrix = _feature_matrix(lists, features, "features")
@@ -285,7 +285,7 @@ def calibration_kl(
         if not names:
             raise ValueError(
                 _("genres[{item!r}] must be a non-empty set or list of genres; got {value}").format(
-                    item=_plain(item), value=v.show(genres[item])
+                    item=plain(item), value=v.show(genres[item])
                 )
             )
         row_of.setdefault(item, len(row_of))
@@ -321,7 +321,7 @@ def calibration_kl(
         at = int(np.flatnonzero(item_rows < 0)[0])
         raise ValueError(
             _("genres has no entry for item {item!r} (in the history of user {user!r})").format(
-                item=_plain(items[at]), user=_plain(lists.users[users[at]])
+                item=plain(items[at]), user=plain(lists.users[users[at]])
             )
         )
     p = genre_sums(users, item_rows, len(lists.users))
@@ -329,7 +329,7 @@ def calibration_kl(
     if (sizes == 0).any():
         user = lists.users[int(np.flatnonzero(sizes == 0)[0])]
         raise ValueError(
-            _("history has no items for user {user!r}, who has a list in recs").format(user=_plain(user))
+            _("history has no items for user {user!r}, who has a list in recs").format(user=plain(user))
         )
     p /= sizes[:, None]
     mixed = (1 - alpha) * q + alpha * p
@@ -343,7 +343,7 @@ def _history(history: Any, lists: RecommendationLists, row_of: dict) -> tuple[np
 
     Users without a list are passed over.
     """
-    if _is_frame(history):
+    if is_frame(history):
         import pandas as pd
 
         absent = [c for c in FRAME_COLUMNS if c not in [str(c) for c in history.columns]]
@@ -433,4 +433,4 @@ def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:
         )
     per_group = per_group[:-1]
     shares = per_group / per_group.sum()
-    return {_plain(group): float(shares[index]) for group, index in names.items()}
+    return {plain(group): float(shares[index]) for group, index in names.items()}
