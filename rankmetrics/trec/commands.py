@@ -325,7 +325,7 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
     """The output of ``rankmetrics compare``: each run against the first."""
     from .. import __version__
     from ..tables import text_table
-    from .compare import compare
+    from .compare import alternative_label, compare
 
     if len(args.runs) < 2:
         raise CommandError(_("give two run files or more to compare (the first is the baseline)"))
@@ -389,7 +389,7 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
                 "{measures} measures; {resamples} resamples, seed {seed}."
             ).format(
                 queries=len(result.a.queries),
-                alternative=settings.get("alternative"),
+                alternative=alternative_label(settings.get("alternative")),
                 ci_method=settings.get("ci_method"),
                 measures=settings["hypotheses"],
                 resamples=resamples,

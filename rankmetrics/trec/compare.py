@@ -30,6 +30,18 @@ from .evaluation import summary_terms
 from .names import parse_metrics
 
 ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def alternative_label(alternative: str) -> str:
+    """How a caption names the test's alternative (``alternative=`` is the argument's value)."""
+    labels = {
+        "two-sided": _("two-sided"),
+        "greater": _("one-sided: is b greater?"),
+        "less": _("one-sided: is b less?"),
+    }
+    return labels.get(alternative, str(alternative))
+
+
 CI_METHODS = ("BCa", "percentile", "basic")
 
 # Differences this close to constant make the t statistic 0/0 and the
@@ -202,7 +214,7 @@ class Comparison:
                 "n_resamples={n_resamples}, random_state={random_state}"
             ).format(
                 queries=len(self.queries),
-                alternative=s.get("alternative"),
+                alternative=alternative_label(s.get("alternative")),
                 ci_method=s.get("ci_method"),
                 metrics=s.get("hypotheses", len(self.results)),
                 n_resamples=s.get("n_resamples"),
