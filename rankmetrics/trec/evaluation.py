@@ -16,7 +16,9 @@ import numpy as np
 from ..i18n import _, ngettext
 from ..registry import Metric
 from ..tables import html_table, text_table
+from .frames import per_query_frame
 from .names import Measure, parse_metric, trec_eval_name
+from .recsys_frames import removed_text
 
 # trec_eval floors each value at this before taking a geometric mean (gm_map, gm_bpref).
 GM_FLOOR = 0.00001
@@ -130,9 +132,7 @@ class Evaluation:
 
     def to_pandas(self) -> Any:
         """The per-query values as a pandas DataFrame: a ``query_id`` column, then one column per metric."""
-        from .frames import per_query_frame  # pandas only when asked for
-
-        return per_query_frame(self)
+        return per_query_frame(self)  # pandas is imported only here
 
     def to_trec_eval(self, queries: bool = True) -> str:
         """The values in trec_eval's text format: ``measure <TAB> qid|all <TAB> value``.
@@ -219,8 +219,6 @@ class Evaluation:
                     absent,
                 ).format(count=absent)
         if self.excluded:
-            from .recsys_frames import removed_text
-
             text += removed_text(dict(self.excluded))
         from .. import __version__
 
