@@ -86,3 +86,17 @@ def test_the_lenskit_discount_agrees_to_the_last_bit():
             by_hand(grades[:10], "lenskit"), by_hand(ideal[:10], "lenskit")
         )
     assert (e.per_query["ndcg"] != plain.per_query["ndcg"]).any()  # the option does change the values
+
+
+def test_under_a_gain_map_ndcg_is_dcg_over_ideal_dcg_to_the_last_bit():
+    # trec_eval's level=gain pairs: grade 1 earns 3, grade 2 earns 9, grade 4 earns 1 (3 keeps 3).
+    qrels, run, ranked = random_queries(5)
+    gains = {0: 0, 1: 3, 2: 9, 3: 3, 4: 1}
+    names = ["ndcg_1=3,2=9,4=1", "dcg_1=3,2=9,4=1", "ideal_dcg_1=3,2=9,4=1"]
+    e = rm.evaluate(qrels, run, names)
+    for i, qid in enumerate(e.queries):
+        mapped = [gains[qrels[qid][d]] if d in qrels[qid] else 0 for d in ranked[qid]]
+        ideal = sorted((gains[g] for g in qrels[qid].values() if gains[g] > 0), reverse=True)
+        ndcg, dcg, ideal_dcg = (e.per_query[name][i] for name in names)
+        assert (dcg, ideal_dcg) == (by_hand(mapped), by_hand(ideal))
+        assert ndcg == ratio(dcg, ideal_dcg)
