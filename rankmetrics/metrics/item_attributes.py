@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..i18n import _
+from ..i18n import N_, _
+from ..registry import Metric, register
 from .recommendation_lists import FRAME_COLUMNS, RecommendationLists, is_frame, plain, recommendation_lists
 
 DISTANCES = ("jaccard", "cosine", "euclidean")
@@ -265,9 +266,22 @@ def calibration_kl(
     >>> round(calibration_kl(history, {"u": ["r0", "r1", "r2"]}, genres), 4)  # p = (0.7, 0.3), q = (1, 0)
     1.134
     """
-    lists = recommendation_lists(recs, k)
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha <= 1:
         raise ValueError(_("alpha must be a number in (0, 1]; got {value}").format(value=v.show(alpha)))
+    _lists, _genres, p, q = calibration_distributions(history, recs, genres, k)
+    mixed = (1 - alpha) * q + alpha * p
+    ratio = np.divide(p, mixed, out=np.ones_like(p), where=p > 0)  # a genre the history lacks adds 0
+    terms = p * np.log(ratio)
+    return float(terms.sum(axis=1).mean())
+
+
+def calibration_distributions(history: Any, recs: Any, genres: Mapping, k: int | None = None):
+    """(lists, genre names, p, q) of :func:`calibration_kl`: each user's genre mix of history and list.
+
+    ``p[u, g]`` and ``q[u, g]`` are user ``u``'s mean share of genre ``g`` in the history and
+    in the list; the step table (:mod:`rankmetrics.teaching.explain`) shows them.
+    """
+    lists = recommendation_lists(recs, k)
     if not isinstance(genres, Mapping):
         raise ValueError(
             _("genres must be a dict {{item: genres}}; got {kind}").format(kind=type(genres).__name__)
@@ -332,10 +346,7 @@ def calibration_kl(
             _("history has no items for user {user!r}, who has a list in recs").format(user=plain(user))
         )
     p /= sizes[:, None]
-    mixed = (1 - alpha) * q + alpha * p
-    ratio = np.divide(p, mixed, out=np.ones_like(p), where=p > 0)  # a genre the history lacks adds 0
-    terms = p * np.log(ratio)
-    return float(terms.sum(axis=1).mean())
+    return lists, [plain(g) for g in column], p, q
 
 
 def _history(history: Any, lists: RecommendationLists, row_of: dict) -> tuple[np.ndarray, list, np.ndarray]:
@@ -434,3 +445,12 @@ def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:
     per_group = per_group[:-1]
     shares = per_group / per_group.sum()
     return {plain(group): float(shares[index]) for group, index in names.items()}
+
+
+# ---------------------------------------------------------------- registration
+
+for _function, _label, _title in (
+    (intra_list_diversity, "ILD", N_("ILD: the mean distance between the items of a list")),
+    (calibration_kl, "C_KL", N_("C_KL: how far each list's genre mix is from the user's history")),
+):
+    register(Metric(_function.__name__, _function, label=_label, title=_title, inputs="lists"))

@@ -20,6 +20,7 @@ import warnings
 from typing import Any
 
 from ..i18n import _, ngettext
+from . import presets
 from .conventions import MISSING, REFERENCES, SCORE_PRECISIONS, TIES, Conventions
 
 FORMATS = ("table", "tsv", "csv", "json")
@@ -197,7 +198,7 @@ def conventions_from(args: argparse.Namespace) -> Conventions:
             given[name] = _number(text, "--" + option.replace("_", "-")) if kind == "number" else text
     if args.judged_only:
         given["judged_only"] = True
-    return Conventions.resolve(args.like, **given)
+    return Conventions.resolve(presets.find(args.like), **given)
 
 
 def _footer(n_queries: int, c: Conventions) -> str:

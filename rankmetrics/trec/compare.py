@@ -23,8 +23,9 @@ from .. import _validation as v
 from ..i18n import N_, _
 from ..registry import Metric
 from ..tables import html_table, text_table
+from . import presets
 from .conventions import Conventions
-from .evaluate import Evaluation, evaluate_measures
+from .evaluate import Evaluation, evaluate_measures, explaining
 from .evaluation import summary_terms
 from .names import parse_metrics
 
@@ -390,9 +391,11 @@ def compare(
             ).format(text=", ".join(map(repr, text)))
         )
     chunk_queries = v.check_k(conventions.pop("chunk_queries", None), "chunk_queries")
-    settings = Conventions.resolve(like, base=conventions.pop("conventions", None), **conventions)
-    a = evaluate_measures(qrels, run_a, measures, settings, chunk_queries)
-    b = evaluate_measures(qrels, run_b, measures, settings, chunk_queries)
+    settings = Conventions.resolve(
+        presets.find(like), base=conventions.pop("conventions", None), **conventions
+    )
+    a = explaining(evaluate_measures(qrels, run_a, measures, settings, chunk_queries), qrels, run_a)
+    b = explaining(evaluate_measures(qrels, run_b, measures, settings, chunk_queries), qrels, run_b)
     if a.queries != b.queries:
         only_a = sorted(set(a.queries) - set(b.queries))
         only_b = sorted(set(b.queries) - set(a.queries))

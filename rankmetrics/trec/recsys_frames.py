@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import _, ngettext
+from ..metrics.recommendation_lists import is_frame
 
 RECSYS_COLUMNS = {"user_id": "query_id", "item_id": "doc_id"}
 
@@ -60,8 +61,6 @@ def as_query_frame(frame: Any, kind: str) -> Any:
 
 def seen_items(exclude: Any) -> dict[str, set[str]]:
     """``exclude`` (a DataFrame ``user_id, item_id`` or a dict ``{user: items}``) as ``{user: {item}}``."""
-    from .frames import is_frame
-
     if is_frame(exclude):
         frame = exclude.rename(columns={"query_id": "user_id", "doc_id": "item_id"})
         absent = [c for c in ("user_id", "item_id") if c not in [str(c) for c in frame.columns]]
@@ -94,8 +93,6 @@ def exclude_seen(run: Any, exclude: Any) -> tuple[Any, dict[str, int]]:
     ``exclude`` has a list, the ids cannot be the same ids (user 7 against
     "u7", say) and that is a ValueError naming some of them.
     """
-    from .frames import is_frame
-
     seen = seen_items(exclude)
     if is_frame(run):
         frame = as_query_frame(run, "run")

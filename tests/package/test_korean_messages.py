@@ -17,6 +17,7 @@ from korean_output import english_runs
 
 import rankmetrics as rm
 from rankmetrics import _argparse_texts, i18n
+from rankmetrics.trec import presets
 from rankmetrics.trec.conventions import Conventions
 from rankmetrics.trec.evaluation import AbsentQueriesWarning
 
@@ -100,7 +101,7 @@ def test_the_evaluation_table_and_the_absent_queries_warning_in_both_languages()
 
 
 def test_the_conventions_card_in_korean():
-    c = Conventions.resolve("trec_eval-9", ties="average")
+    c = Conventions.resolve(presets.find("trec_eval-9"), ties="average")
     with rm.use_language("ko"):
         lines = c.card().splitlines()
     assert lines[0].split() == ["설정", "값", "출처"]

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 import rankmetrics as rm
+from rankmetrics.trec import presets
 from rankmetrics.trec.conventions import Conventions
 from rankmetrics.trec.presets_recsys import UndefinedTieOrderWarning
 
@@ -371,7 +372,7 @@ def test_cornac_refuses_a_cutoff_on_mrr_and_map():
 
 @pytest.mark.parametrize("library", ["lenskit", "implicit", "recbole"])
 def test_the_card_names_the_users_and_the_refusals(library):
-    c = Conventions.resolve(library)
+    c = Conventions.resolve(presets.find(library))
     card = c.card()
     assert "a user with test items but no list" in card
     assert "a user with a list but no test item" in card
@@ -469,6 +470,6 @@ def test_torchmetrics_needs_the_given_order_for_its_ranked_measures():
 
 def test_the_card_in_korean():
     with rm.use_language("ko"):
-        card = Conventions.resolve("daisyrec").card()
+        card = Conventions.resolve(presets.find("daisyrec")).card()
     assert "테스트 항목은 있지만 목록이 없는 사용자: 0점입니다(missing=zero)" in card
     assert "DaisyRec의 Precision은 빈 목록에서 NaN(0/0)입니다" in card
