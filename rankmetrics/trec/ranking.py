@@ -27,7 +27,7 @@ import numpy as np
 from .._arrays import pad_right
 from ..metrics.ties import tie_groups
 from .mappings import flatten
-from .records import Records, padded_rows
+from .records import QUERIES_AT_ONCE, Records, padded_rows
 
 _NAN = float("nan")
 
@@ -91,6 +91,12 @@ class Judgements:
 
     def grades(self, groups: Records, rows: np.ndarray) -> np.ndarray:
         """The grade of every retrieved document, NaN where its query has no judgement of it."""
+        if len(groups) > QUERIES_AT_ONCE:
+            starts = range(0, len(groups), QUERIES_AT_ONCE)
+            parts = groups.chunks(QUERIES_AT_ONCE)
+            return np.concatenate(
+                [self.grades(p, rows[s : s + QUERIES_AT_ONCE]) for s, p in zip(starts, parts)]
+            )
         found = np.full(len(groups.docnos), _NAN)
         judged_at, n_judged = self.positions(rows)
         if not found.size or not judged_at.size:

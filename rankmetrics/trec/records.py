@@ -27,6 +27,10 @@ import numpy as np
 from ..i18n import _
 from .io.tokens import LONG
 
+# Queries whose padded rows are sorted at a time (duplicates, grades): a few MB, whatever the
+# run's size, so that ten million records never make one table of them all.
+QUERIES_AT_ONCE = 2_000
+
 
 def id_array(ids: Sequence[str]) -> np.ndarray:
     """Ids as the readers keep them: a numpy array of ``str``, as wide as the longest (dtype ``U``).
@@ -205,6 +209,12 @@ def duplicate_pairs(records: Records) -> list[tuple[int, int, int]]:
     """
     if not len(records.docnos):
         return []
+    if len(records) > QUERIES_AT_ONCE:
+        pairs, first = [], 0  # first: the part's first record, in the whole
+        for begin, part in zip(range(0, len(records), QUERIES_AT_ONCE), records.chunks(QUERIES_AT_ONCE)):
+            pairs += [(begin + q, first + a, first + b) for q, a, b in duplicate_pairs(part)]
+            first += len(part.docnos)
+        return pairs
     lengths = records.lengths
     rows = padded_rows(records.docnos, lengths, int(lengths.max()), "")
     order = np.argsort(rows, axis=1, kind="stable")

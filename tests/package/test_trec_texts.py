@@ -120,3 +120,19 @@ def test_tokens_longer_than_the_bound_read_one_by_one():
     assert records.values.tolist() == [float(long_score), -3.0] and records.values[0] == 1.5e-78
     with pytest.raises(ValueError, match="line 2: the score must be a decimal number"):
         files.parse(f"q Q0 d1 1 {long_score} t\nq Q0 d2 2 1_0 t\n".encode(), 1, "run", files.RUN)
+
+
+def test_queries_sorted_a_slice_at_a_time_give_the_same_answers(monkeypatch, trec_eval_data):
+    qrels, run = trec_eval_data / "qrels.test", trec_eval_data / "results.test"
+    measures = ["map", "P_5", "ndcg_cut_10", "recip_rank", "num_rel_ret"]
+    whole = rm.evaluate(qrels, run, measures)
+    # q1: d1 at 0 and 3; q3: d2 at 5 and 6; a slice boundary between each query.
+    twice = Records(["q1", "q2", "q3"], np.array([4, 1, 2]), id_array(list("abcaxbb")), np.zeros(7))
+    assert records.duplicate_pairs(twice) == [(0, 0, 3), (2, 5, 6)]
+    monkeypatch.setattr(records, "QUERIES_AT_ONCE", 1)
+    monkeypatch.setattr(ranking, "QUERIES_AT_ONCE", 2)
+    assert records.duplicate_pairs(twice) == [(0, 0, 3), (2, 5, 6)]
+    sliced = rm.evaluate(qrels, run, measures)
+    assert sliced.queries == whole.queries
+    for m in measures:
+        np.testing.assert_array_equal(sliced.per_query[m], whole.per_query[m])
