@@ -6,8 +6,8 @@ lines never make ten million Python lists. A :class:`Tokens` then gives the
 tokens at chosen positions as one numpy array of ``str``
 (:meth:`Tokens.strings`), as numbers (:meth:`Tokens.numbers`), or compared
 with their neighbours (:meth:`Tokens.same_as_previous`). Each of these starts
-from the tokens cut out as one fixed-width numpy bytes array
-(:meth:`Tokens.bytes_array`). Which token is which field is the file format's
+from the tokens cut out as one 2-D array of bytes, a row per token
+(:meth:`Tokens.token_rows`). Which token is which field is the file format's
 business (:mod:`rankmetrics.trec.files`), not this module's.
 """
 
