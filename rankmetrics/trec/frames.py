@@ -24,7 +24,7 @@ import numpy as np
 from .. import _validation as v
 from ..i18n import _, ngettext
 from . import files
-from .records import Records, duplicate_pairs, id_array
+from .records import Records, duplicate_pairs
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -78,7 +78,7 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
     codes, names = pd.factorize(qids, sort=False)  # queries in the order first met
     order = np.argsort(codes, kind="stable")  # each query's rows keep their order
     lengths = np.bincount(codes, minlength=len(names)).astype(np.int64)
-    records = Records([str(q) for q in names], lengths, id_array(docnos[order]), values[order], None)
+    records = Records([str(q) for q in names], lengths, docnos[order].tolist(), values[order], None)
     pairs = duplicate_pairs(records)
     if pairs:
         query, earlier, later = min(pairs, key=lambda pair: order[pair[2]])  # the first in the frame
