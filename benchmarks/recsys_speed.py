@@ -44,10 +44,11 @@ script, on the same file, and is timed from DataFrames already in memory
 - ranx: ``Qrels.from_df`` / ``Run.from_df`` (ids as text, as ranx requires) and
   ``evaluate(qrels, run, six)``; numba compiles its functions on a tiny run first, untimed.
 
-A library is first run on ``--probe-users`` users; if its time or memory scaled to the
-full size would exceed ``--limit-seconds`` or ``--memory-gb``, it is run at the largest of
-``--sizes`` whose scaled time and memory fit, and the table reports the sizes it ran at
-(nothing is extrapolated). A worker whose memory passes ``--memory-gb`` is stopped. Each
+A library is first run on ``--probe-users`` users, then climbs the ladder of ``--sizes``
+and the full size: each step goes to the largest size whose time and memory, predicted
+from the runs so far, fit ``--limit-seconds`` and ``--memory-gb``. The table reports the
+sizes it ran at (the predictions only choose them; nothing is extrapolated). A worker whose
+memory passes ``--memory-gb`` is stopped. Each
 library's means are compared with rankmetrics' under its preset, at the same users;
 where the library gives per-user values cheaply (RecBole, ranx), those are compared too.
 Times are wall-clock seconds of one run on a shared machine (the load average is
@@ -410,14 +411,26 @@ def run_worker(
     return found
 
 
-def choose_size(probe: dict, full: int, sizes: list[int], limit: float, memory_gb: float) -> int | None:
-    """The largest size whose time and memory, scaled from the probe's, fit (None: only the probe)."""
-    seconds, gigabytes = probe["seconds"] / probe["users"], probe["peak_gb"] / probe["users"]
-    fitting = [
-        n
-        for n in [*sizes, full]
-        if probe["users"] < n <= full and n * seconds <= limit and n * gigabytes <= memory_gb
-    ]
+def next_size(runs: list[dict], ladder: list[int], limit: float, memory_gb: float) -> int | None:
+    """The largest size of the ladder whose predicted time and memory fit (None: stop here).
+
+    After one run the prediction is proportional to the users; after two, the straight line
+    through the last two (a worker's fixed start-up then weighs nothing).
+    """
+    last = runs[-1]
+    if len(runs) == 1:
+        seconds, gigabytes = last["seconds"] / last["users"], last["peak_gb"] / last["users"]
+    else:
+        before = runs[-2]
+        span = last["users"] - before["users"]
+        seconds = max(last["seconds"] - before["seconds"], 0.0) / span
+        gigabytes = max(last["peak_gb"] - before["peak_gb"], 0.0) / span
+
+    def fits(n: int) -> bool:
+        more = n - last["users"]
+        return last["seconds"] + more * seconds <= limit and last["peak_gb"] + more * gigabytes <= memory_gb
+
+    fitting = [n for n in ladder if n > last["users"] and fits(n)]
     return max(fitting) if fitting else None
 
 
@@ -453,13 +466,17 @@ def drive(args: argparse.Namespace) -> dict:
         if not pythons[env]:
             libraries[name] = {"skipped": f"no --{env}-python given"}
             continue
-        probe_users = min(args.probe_users, args.users)
-        probe = run_worker(pythons[env], name, data_path, probe_users, folder, args.memory_gb)
-        runs = [probe]
-        if "error" not in probe and probe_users < args.users:
-            size = choose_size(probe, args.users, args.sizes, args.limit_seconds, args.memory_gb)
-            if size is not None:
-                runs.append(run_worker(pythons[env], name, data_path, size, folder, args.memory_gb))
+        ladder = sorted({n for n in [*args.sizes, args.users] if n <= args.users})
+        runs = [
+            run_worker(
+                pythons[env], name, data_path, min(args.probe_users, args.users), folder, args.memory_gb
+            )
+        ]
+        while "error" not in runs[-1]:
+            size = next_size(runs, ladder, args.limit_seconds, args.memory_gb)
+            if size is None:
+                break
+            runs.append(run_worker(pythons[env], name, data_path, size, folder, args.memory_gb))
         libraries[name] = {"runs": runs}
     # rankmetrics at every size a library ran at, with the presets of the libraries that ran there.
     wanted: dict[int, set] = {args.users: set()}
