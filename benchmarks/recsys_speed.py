@@ -312,7 +312,13 @@ def report(info: dict, r: dict) -> str:
             ours = r["rankmetrics"].get(str(largest["users"]), {})
             if "seconds" in ours:
                 ratios.append((name, largest["users"], largest["seconds"] / ours["seconds"]))
-            if largest["users"] < r["users"]:
+            stopped = [f for f in entry["runs"] if "error" in f]
+            if stopped:
+                notes.append(
+                    f"{name} ran at {largest['users']:,} users at most; at {stopped[0]['users']:,} users "
+                    f"it was {stopped[0]['error']}."
+                )
+            elif largest["users"] < r["users"]:
                 notes.append(
                     f"{name} ran at {largest['users']:,} users at most: the next size, predicted from "
                     f"its runs, would exceed {r['limit_seconds']:.0f} s or {r['memory_gb']:g} GB."
