@@ -64,7 +64,6 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
     qid_column, doc_column, value_column = columns(frame, kind)
     query_codes, names = id_codes(frame, kind, qid_column)  # queries in the order first met
     doc_codes, doc_names = id_codes(frame, kind, doc_column)
-    docnos = doc_names[doc_codes]
     values = _number_column(frame, kind, value_column)
     if kind == "qrels":
         policy = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
@@ -74,11 +73,15 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
                 column=value_column, frame=_row(frame, at), grade=float(values[at])
             )
             raise files.not_a_whole_grade(where, float(values[at]))
-    order = np.argsort(query_codes, kind="stable")  # each query's rows keep their order
+    if (np.diff(query_codes) >= 0).all():  # already grouped by query, as a recommender's frame often is
+        order = np.arange(len(query_codes))
+    else:
+        order = np.argsort(query_codes, kind="stable")  # each query's rows keep their order
     lengths = np.bincount(query_codes, minlength=len(names)).astype(np.int64)
-    records = Records(names.tolist(), lengths, docnos[order].tolist(), values[order], None)
+    grouped_docs = doc_codes[order]
+    records = Records(names.tolist(), lengths, doc_names[grouped_docs].tolist(), values[order], None)
     # Equal codes are equal ids: only a frame with a pair goes through the records' check, which names it.
-    pairs = duplicate_pairs(records) if _twice(lengths, doc_codes[order].astype(np.int64)) else []
+    pairs = duplicate_pairs(records) if _twice(lengths, grouped_docs.astype(np.int64)) else []
     if pairs:
         query, earlier, later = min(pairs, key=lambda pair: order[pair[2]])  # the first in the frame
         raise ValueError(
@@ -87,7 +90,7 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
                 "{frame_2} ({qid_column!r}, {doc_column!r}); each document may appear once per query"
             ).format(
                 kind=kind,
-                docnos=docnos[order[later]],
+                docnos=records.docnos[later],
                 qids=records.qids[query],
                 frame=_row(frame, int(order[earlier])),
                 frame_2=_row(frame, int(order[later])),

@@ -104,6 +104,11 @@ def test_number_ids_give_the_values_and_refusals_of_their_digits_as_text():
     repeated = pd.DataFrame({"query_id": [7, 8, 7], "doc_id": [3, 3, 3], "score": [1.0, 1.0, 0.5]})
     with pytest.raises(ValueError, match=r"document '3' of query '7' appears in rows 0 and 2 "):
         rm.evaluate(pd.DataFrame({"query_id": [7], "doc_id": [3], "relevance": [1]}), repeated, "P@1")
+    # Rows already grouped by query (kept in place, not sorted): the same values, the same refusal.
+    grouped = run.sort_values("query_id", kind="stable")
+    assert rm.evaluate(qrels, grouped, names).per_query["map"].tolist() == by_number.per_query["map"].tolist()
+    with pytest.raises(ValueError, match=r"document '3' of query '7' appears in rows 0 and 2 "):
+        rm.evaluate(qrels, repeated.sort_values("query_id", kind="stable"), "P@1")
 
 
 def test_fractional_grades_follow_the_policy():
