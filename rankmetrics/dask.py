@@ -24,6 +24,7 @@ import numpy as np
 from .i18n import _
 from .trec import cluster, frames
 from .trec.cluster import KIND, STATUS, VALUE, ClusterEvaluation
+from .trec.recsys_frames import as_query_frame
 
 __all__ = ["ClusterEvaluation", "evaluate", "read_qrels", "read_run"]
 
@@ -56,9 +57,12 @@ def evaluate(
     ----------
     qrels : dask DataFrame
         Columns ``query_id``, ``doc_id`` (text, or whole numbers read as
-        their digits) and ``relevance`` (numbers).
+        their digits) and ``relevance`` (numbers). Or a recommender's test
+        set, ``user_id, item_id`` with ``relevance`` or without it (every
+        row relevant with grade 1), as for :func:`rankmetrics.evaluate`.
     run : dask DataFrame
-        Columns ``query_id``, ``doc_id`` and ``score``.
+        Columns ``query_id``, ``doc_id`` and ``score``; or ``user_id,
+        item_id`` with ``score`` or ``rank`` (1 first).
     metrics : str or list of str
         As for :func:`rankmetrics.evaluate`.
     npartitions : positive int, optional
@@ -116,6 +120,8 @@ def _rows(dd: Any, frame: Any, kind: str) -> Any:
         raise ValueError(
             _("{kind} must be a dask DataFrame; got {type}").format(kind=kind, type=type(frame).__name__)
         )
+    # user_id, item_id frames (no relevance: grade 1; a rank column: its order) as locally.
+    frame = as_query_frame(frame, kind)
     cluster.check_frame_types(frame._meta, kind)
     columns = frames.QRELS_COLUMNS if kind == "qrels" else frames.RUN_COLUMNS
     out = frame[list(columns)].rename(columns={columns[2]: VALUE})

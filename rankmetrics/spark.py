@@ -22,6 +22,7 @@ from typing import Any
 from .i18n import _
 from .trec import cluster
 from .trec.cluster import STATUS, VALUE, ClusterEvaluation
+from .trec.recsys_frames import RECSYS_COLUMNS, as_query_frame
 
 __all__ = ["ClusterEvaluation", "evaluate", "read_qrels", "read_run"]
 
@@ -45,9 +46,12 @@ def evaluate(qrels: Any, run: Any, metrics: Any, *, buckets: int | None = None, 
     ----------
     qrels : pyspark.sql.DataFrame
         Columns ``query_id``, ``doc_id`` (strings, or integers read as their
-        digits) and ``relevance`` (numbers).
+        digits) and ``relevance`` (numbers). Or a recommender's test set,
+        ``user_id, item_id`` with ``relevance`` or without it (every row
+        relevant with grade 1), as for :func:`rankmetrics.evaluate`.
     run : pyspark.sql.DataFrame
-        Columns ``query_id``, ``doc_id`` and ``score``.
+        Columns ``query_id``, ``doc_id`` and ``score``; or ``user_id,
+        item_id`` with ``score`` or ``rank`` (1 first).
     metrics : str or list of str
         As for :func:`rankmetrics.evaluate`.
     buckets : positive int, optional
@@ -74,6 +78,8 @@ def evaluate(qrels: Any, run: Any, metrics: Any, *, buckets: int | None = None, 
                     kind=kind, type=type(frame).__name__
                 )
             )
+    qrels, run = _as_query_frame(F, qrels, "qrels"), _as_query_frame(F, run, "run")
+    for frame, kind in ((qrels, "qrels"), (run, "run")):
         _check_schema(frame, kind)
         spark = frame.sparkSession
     n = buckets or int(spark.conf.get("spark.sql.shuffle.partitions"))
@@ -100,6 +106,26 @@ def evaluate(qrels: Any, run: Any, metrics: Any, *, buckets: int | None = None, 
     totals = {key: float(value or 0.0) for key, value in done.items() if ":" in key}
     summary, missing, unjudged = cluster.finish(plan, totals, int(done["count"]), missing, unjudged)
     return ClusterEvaluation(evaluated.drop(STATUS), summary, missing, unjudged, plan.conventions)
+
+
+def _as_query_frame(F: Any, frame: Any, kind: str) -> Any:
+    """A ``user_id, item_id`` frame in ir_measures' words, by the local rules.
+
+    The local :func:`rankmetrics.trec.recsys_frames.as_query_frame` reads the frame's empty
+    pandas twin (the same refusals); the columns it adds are added here: ``relevance`` 1 to a
+    test set without it, ``score = -rank`` to recommendations given by rank.
+    """
+    if "user_id" not in frame.columns and "item_id" not in frame.columns:
+        return frame
+    twin = as_query_frame(frame.limit(0).toPandas(), kind)
+    for recommender, ours in RECSYS_COLUMNS.items():
+        if recommender in frame.columns:
+            frame = frame.withColumnRenamed(recommender, ours)
+    if "relevance" in twin.columns and "relevance" not in frame.columns:
+        frame = frame.withColumn("relevance", F.lit(1))  # implicit feedback: every test row relevant
+    if "score" in twin.columns and "score" not in frame.columns:
+        frame = frame.withColumn("score", -F.col("rank").cast("double"))  # rank 1 first
+    return frame
 
 
 def _check_schema(frame: Any, kind: str) -> None:

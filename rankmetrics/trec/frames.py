@@ -24,7 +24,7 @@ import numpy as np
 from .. import _validation as v
 from ..i18n import _, ngettext
 from . import files
-from .records import Records, duplicate_pairs
+from .records import Records, duplicate_pairs, padded_rows
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -58,14 +58,12 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
     Each query's rows keep their order in the frame; the queries come in
     the order first met, as the reader groups a file.
     """
-    import pandas as pd
-
     from .recsys_frames import as_query_frame
 
     frame = as_query_frame(frame, kind)  # user_id, item_id (and rank, no relevance) in ir_measures' words
     qid_column, doc_column, value_column = columns(frame, kind)
-    qids = text_column(frame, kind, qid_column)
-    docnos = text_column(frame, kind, doc_column)
+    query_codes, names = id_codes(frame, kind, qid_column)  # queries in the order first met
+    doc_codes, doc_names = id_codes(frame, kind, doc_column)
     values = _number_column(frame, kind, value_column)
     if kind == "qrels":
         policy = v.check_choice(fractional_grades, "fractional_grades", files.FRACTIONAL_GRADES)
@@ -75,11 +73,15 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
                 column=value_column, frame=_row(frame, at), grade=float(values[at])
             )
             raise files.not_a_whole_grade(where, float(values[at]))
-    codes, names = pd.factorize(qids, sort=False)  # queries in the order first met
-    order = np.argsort(codes, kind="stable")  # each query's rows keep their order
-    lengths = np.bincount(codes, minlength=len(names)).astype(np.int64)
-    records = Records([str(q) for q in names], lengths, docnos[order].tolist(), values[order], None)
-    pairs = duplicate_pairs(records)
+    if (np.diff(query_codes) >= 0).all():  # already grouped by query, as a recommender's frame often is
+        order = np.arange(len(query_codes))
+    else:
+        order = np.argsort(query_codes, kind="stable")  # each query's rows keep their order
+    lengths = np.bincount(query_codes, minlength=len(names)).astype(np.int64)
+    grouped_docs = doc_codes[order]
+    records = Records(names.tolist(), lengths, doc_names[grouped_docs].tolist(), values[order], None)
+    # Equal codes are equal ids: only a frame with a pair goes through the records' check, which names it.
+    pairs = duplicate_pairs(records) if _twice(lengths, grouped_docs.astype(np.int64)) else []
     if pairs:
         query, earlier, later = min(pairs, key=lambda pair: order[pair[2]])  # the first in the frame
         raise ValueError(
@@ -88,7 +90,7 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
                 "{frame_2} ({qid_column!r}, {doc_column!r}); each document may appear once per query"
             ).format(
                 kind=kind,
-                docnos=docnos[order[later]],
+                docnos=records.docnos[later],
                 qids=records.qids[query],
                 frame=_row(frame, int(order[earlier])),
                 frame_2=_row(frame, int(order[later])),
@@ -132,12 +134,38 @@ def _row(frame: Any, position: int) -> str:
     return repr(label.item() if hasattr(label, "item") else label)  # 3, not np.int64(3)
 
 
+def id_codes(frame: Any, kind: str, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """An id column as a code per row and its distinct ids as str, in the order first met.
+
+    Whole numbers are factorised as numbers and only the distinct ones written as text: a
+    recommender's 100 million rows hold a million users and some thousand items, not 100
+    million ids, and one str object serves all the rows of an id.
+    """
+    import pandas as pd
+
+    series = frame[column]
+    if series.dtype.kind in "iu":  # ids such as 301 (TREC topics) read as numbers: the same text
+        codes, numbers = pd.factorize(series.to_numpy(), sort=False)
+        return codes, np.array([str(n) for n in numbers.tolist()], dtype=object)
+    codes, names = pd.factorize(text_column(frame, kind, column), sort=False)
+    return codes, np.asarray(names, dtype=object)
+
+
+def _twice(lengths: np.ndarray, doc_codes: np.ndarray) -> bool:
+    """Whether a query lists a document twice: its rows' document codes, sorted row by row."""
+    longest = int(lengths.max(initial=0))
+    rows = np.sort(padded_rows(doc_codes, lengths, longest, np.iinfo(np.int64).max), axis=1)
+    inside = np.arange(1, longest) < lengths[:, None]
+    return bool(((rows[:, 1:] == rows[:, :-1]) & inside).any())
+
+
 def text_column(frame: Any, kind: str, column: str) -> np.ndarray:
     """An id column as an object array of str: text as it is, whole numbers as their digits."""
     series = frame[column]
     dtype = series.dtype
-    if dtype.kind in "iu":  # ids such as 301 (TREC topics) read as numbers: the same text
-        return series.astype(str).to_numpy(dtype=object)
+    if dtype.kind in "iu":
+        codes, names = id_codes(frame, kind, column)
+        return names[codes]
     if dtype.kind not in "OSUT" and str(dtype) not in ("string", "str"):
         raise ValueError(
             _(

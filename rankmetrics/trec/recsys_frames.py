@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..i18n import _, ngettext
 from ..metrics.recommendation_lists import is_frame
 
@@ -62,18 +64,9 @@ def as_query_frame(frame: Any, kind: str) -> Any:
 def seen_items(exclude: Any) -> dict[str, set[str]]:
     """``exclude`` (a DataFrame ``user_id, item_id`` or a dict ``{user: items}``) as ``{user: {item}}``."""
     if is_frame(exclude):
-        frame = exclude.rename(columns={"query_id": "user_id", "doc_id": "item_id"})
-        absent = [c for c in ("user_id", "item_id") if c not in [str(c) for c in frame.columns]]
-        if absent:
-            raise ValueError(
-                _("exclude: the DataFrame needs the columns 'user_id', 'item_id'; it lacks {absent}").format(
-                    absent=", ".join(map(repr, absent))
-                )
-            )
+        users, items = _seen_columns(exclude)
         seen: dict[str, set[str]] = {}
-        users = frame["user_id"].astype(str).tolist()
-        items = frame["item_id"].astype(str).tolist()
-        for user, item in zip(users, items):
+        for user, item in zip(users.astype(str).tolist(), items.astype(str).tolist()):
             seen.setdefault(user, set()).add(item)
         return seen
     if isinstance(exclude, dict):
@@ -93,19 +86,9 @@ def exclude_seen(run: Any, exclude: Any) -> tuple[Any, dict[str, int]]:
     ``exclude`` has a list, the ids cannot be the same ids (user 7 against
     "u7", say) and that is a ValueError naming some of them.
     """
-    seen = seen_items(exclude)
     if is_frame(run):
-        frame = as_query_frame(run, "run")
-        users = frame["query_id"].astype(str)
-        if seen and not users.isin(list(seen)).any():
-            _no_shared_user(seen, users.unique().tolist())
-        items = frame["doc_id"].astype(str).tolist()
-        drop = [item in seen.get(user, ()) for user, item in zip(users.tolist(), items)]
-        removed: dict[str, int] = {}
-        for user, dropped in zip(users.tolist(), drop):
-            if dropped:
-                removed[user] = removed.get(user, 0) + 1
-        return frame[[not d for d in drop]], removed
+        return _exclude_from_frame(as_query_frame(run, "run"), exclude)
+    seen = seen_items(exclude)
     if isinstance(run, dict):
         if seen and not any(str(user) in seen for user in run):
             _no_shared_user(seen, list(run))
@@ -124,7 +107,67 @@ def exclude_seen(run: Any, exclude: Any) -> tuple[Any, dict[str, int]]:
     )
 
 
-def _no_shared_user(seen: dict[str, set[str]], users: list[Any]) -> None:
+def _exclude_from_frame(frame: Any, exclude: Any) -> tuple[Any, dict[str, int]]:
+    """exclude_seen for a run DataFrame, in array operations: each (user, item) pair as one number.
+
+    Ids are matched as text, as in a dict (user 7 is user "7"): each column's distinct values
+    are written as text once, and the texts of both sides get shared codes.
+    """
+    import pandas as pd
+
+    if is_frame(exclude):
+        seen_users, seen_items_ = _seen_columns(exclude)
+    else:  # a dict, checked and read as text by seen_items
+        seen = seen_items(exclude)
+        seen_users = [user for user, items in seen.items() for _ in items]
+        seen_items_ = [item for items in seen.values() for item in items]
+    (users, seen_users), user_names = _text_codes(frame["query_id"], seen_users)
+    (items, seen_items_), item_names = _text_codes(frame["doc_id"], seen_items_)
+    if len(seen_users) and not np.isin(users, seen_users).any():
+        _no_shared_user({user_names[u] for u in np.unique(seen_users)}, pd.unique(frame["query_id"]).tolist())
+    # One number per (user, item); exact while users x items < 2**63 (3e9 of each).
+    width = np.int64(len(item_names))
+    drop = pd.Series(users * width + items).isin(seen_users * width + seen_items_).to_numpy()
+    counts = np.bincount(users[drop], minlength=len(user_names))
+    removed = {user_names[u]: int(counts[u]) for u in np.flatnonzero(counts)}
+    return frame[~drop], removed
+
+
+def _seen_columns(exclude: Any) -> tuple[Any, Any]:
+    frame = exclude.rename(columns={"query_id": "user_id", "doc_id": "item_id"})
+    absent = [c for c in ("user_id", "item_id") if c not in [str(c) for c in frame.columns]]
+    if absent:
+        raise ValueError(
+            _("exclude: the DataFrame needs the columns 'user_id', 'item_id'; it lacks {absent}").format(
+                absent=", ".join(map(repr, absent))
+            )
+        )
+    return frame["user_id"], frame["item_id"]
+
+
+def _text_codes(*columns: Any) -> tuple[list[np.ndarray], np.ndarray]:
+    """A code (int64) per value of each column, equal where the values read as text are equal,
+    and the text of each code."""
+    import pandas as pd
+
+    factorized = [
+        pd.factorize(
+            column if isinstance(column, pd.Series) else np.asarray(column, dtype=object),
+            sort=False,
+            use_na_sentinel=False,  # a missing id is a value ("nan", as str() writes it), not code -1
+        )
+        for column in columns
+    ]
+    texts = np.array([str(value) for _, values in factorized for value in values.tolist()], dtype=object)
+    shared, names = pd.factorize(texts, sort=False)
+    codes, start = [], 0
+    for local, values in factorized:
+        codes.append(shared[start : start + len(values)][local].astype(np.int64))
+        start += len(values)
+    return codes, np.asarray(names, dtype=object)
+
+
+def _no_shared_user(seen: Any, users: list[Any]) -> None:
     raise ValueError(
         _(
             "exclude: none of its users ({seen}) has a list in the recommendations ({users}); "

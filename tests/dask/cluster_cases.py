@@ -68,3 +68,46 @@ def assert_same(per_query: pd.DataFrame, local, names: list[str]) -> None:
             np.testing.assert_allclose(
                 got[name].to_numpy(dtype=float), expected, rtol=0, atol=1e-15, err_msg=name
             )
+
+
+RECOMMENDER_MEASURES = ["P@10", "R@10", "HR@10", "MRR@10", "MAP@10", "nDCG@10"]
+
+
+def recommender_frames(seed: int, users: int = 90) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(test, recommendations) in a recommender's words: ``user_id, item_id`` as whole numbers.
+
+    The test set has no ``relevance`` column (implicit feedback: every row is relevant with
+    grade 1); the recommendations hold 5 to 20 items per user with scores from five values
+    (ties, broken by the item id as text). Every ninth user has test items but no list, every
+    eleventh a list but no test item. Rows shuffled.
+    """
+    rng = np.random.default_rng(seed)
+    tested, listed = [], []
+    for user in range(users):
+        if user % 11 != 4:
+            for item in rng.choice(60, rng.integers(1, 8), replace=False):
+                tested.append((user, int(item)))
+        if user % 9 != 2:
+            for item in rng.choice(60, rng.integers(5, 21), replace=False):
+                listed.append((user, int(item), float(rng.integers(0, 5))))
+    test = pd.DataFrame(tested, columns=["user_id", "item_id"])
+    recs = pd.DataFrame(listed, columns=["user_id", "item_id", "score"])
+    return (
+        test.sample(frac=1, random_state=seed).reset_index(drop=True),
+        recs.sample(frac=1, random_state=seed + 1).reset_index(drop=True),
+    )
+
+
+def as_queries(test: pd.DataFrame, recs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The same data in ir_measures' words, every test row relevant with grade 1 (the long way)."""
+    qrels = pd.DataFrame(
+        {"query_id": test["user_id"].astype(str), "doc_id": test["item_id"].astype(str), "relevance": 1}
+    )
+    run = pd.DataFrame(
+        {
+            "query_id": recs["user_id"].astype(str),
+            "doc_id": recs["item_id"].astype(str),
+            "score": recs["score"],
+        }
+    )
+    return qrels, run

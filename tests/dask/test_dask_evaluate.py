@@ -253,3 +253,39 @@ def test_a_worker_with_another_version_is_refused(dask_client):
     assert rmd.evaluate(*_frames(qrels, run), "map", missing="zero").summary["map"] == pytest.approx(
         rm.evaluate(qrels, run, "map", missing="zero").summary["map"], rel=1e-12
     )
+
+
+RECSYS = cases.RECOMMENDER_MEASURES
+
+
+@pytest.mark.parametrize("options", [{}, {"like": "replay"}], ids=["default", "like=replay"])
+def test_the_recommender_route_gives_each_user_the_local_value(dask_client, options):
+    # user_id, item_id frames, implicit grade 1: the cluster's per-user values are the local
+    # evaluate's, and those equal the same data given the long way (query_id, doc_id, relevance 1).
+    test, recs = cases.recommender_frames(9)
+    local = _local(test, recs, RECSYS, **options)
+    long_way = _local(*cases.as_queries(test, recs), RECSYS, **options)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*absent from the run and skipped", category=UserWarning)
+        remote = rmd.evaluate(*_frames(test, recs, NARROW), RECSYS, **options)
+    cases.assert_same(remote.per_query.compute(), local, RECSYS)
+    cases.assert_same(local.to_pandas(), long_way, RECSYS)
+    # like="replay" scores a user with test items but no list 0 (missing="zero"); the default skips it.
+    assert len(local.queries) == (82 if options else 72)  # 90 users: 8 without test items, 10 without a list
+    assert remote.missing_queries == local.missing_queries
+    assert remote.unjudged_queries == local.unjudged_queries and len(local.unjudged_queries) == 8
+    for name in RECSYS:
+        assert remote.summary[name] == pytest.approx(local.summary[name], rel=1e-12, abs=1e-15), name
+
+
+def test_recommendations_given_by_rank_are_ordered_by_it_on_the_cluster(dask_client):
+    # A rank column (1 first) and no score: each user's list in the order of its ranks, here the
+    # reverse of the item ids, so the same as scores that fall with the item id.
+    test, recs = cases.recommender_frames(10)
+    ranked = recs.drop(columns="score").assign(rank=recs.groupby("user_id")["item_id"].rank(ascending=False))
+    scored = recs.assign(score=-ranked["rank"])
+    local = _local(test, scored, RECSYS)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*absent from the run and skipped", category=UserWarning)
+        remote = rmd.evaluate(*_frames(test, ranked, NARROW), RECSYS)
+    cases.assert_same(remote.per_query.compute(), local, RECSYS)

@@ -82,6 +82,35 @@ def test_whole_number_ids_read_as_their_digits():
     assert as_dicts.per_query["rr"].tolist() == [1.0]
 
 
+def test_number_ids_give_the_values_and_refusals_of_their_digits_as_text():
+    # Number ids are factorised as numbers and written once each; the result must be the one the
+    # same ids give as text: random users x items, scores with ties (broken by the digits as text).
+    rng = np.random.default_rng(5)
+    users, items = rng.integers(0, 40, 600), rng.integers(0, 90, 600)
+    run = pd.DataFrame({"query_id": users, "doc_id": items, "score": rng.integers(0, 4, 600) / 2})
+    run = run.drop_duplicates(["query_id", "doc_id"])
+    qrels = pd.DataFrame(
+        {"query_id": users[:300], "doc_id": items[::2], "relevance": rng.integers(0, 3, 300)}
+    )
+    qrels = qrels.drop_duplicates(["query_id", "doc_id"])
+    as_text = {c: lambda f, c=c: f[c].astype(str).astype(object) for c in ("query_id", "doc_id")}
+    names = ["map", "ndcg_cut_10", "P@5", "recip_rank"]
+    by_number = rm.evaluate(qrels, run, names)
+    by_text = rm.evaluate(qrels.assign(**as_text), run.assign(**as_text), names)
+    assert by_number.queries == by_text.queries and len(by_number.queries) > 30
+    for name in names:
+        assert by_number.per_query[name].tolist() == by_text.per_query[name].tolist()
+    # A repeat is named by its frame rows, as with text ids: (7, 3) in rows 0 and 2.
+    repeated = pd.DataFrame({"query_id": [7, 8, 7], "doc_id": [3, 3, 3], "score": [1.0, 1.0, 0.5]})
+    with pytest.raises(ValueError, match=r"document '3' of query '7' appears in rows 0 and 2 "):
+        rm.evaluate(pd.DataFrame({"query_id": [7], "doc_id": [3], "relevance": [1]}), repeated, "P@1")
+    # Rows already grouped by query (kept in place, not sorted): the same values, the same refusal.
+    grouped = run.sort_values("query_id", kind="stable")
+    assert rm.evaluate(qrels, grouped, names).per_query["map"].tolist() == by_number.per_query["map"].tolist()
+    with pytest.raises(ValueError, match=r"document '3' of query '7' appears in rows 0 and 2 "):
+        rm.evaluate(qrels, repeated.sort_values("query_id", kind="stable"), "P@1")
+
+
 def test_fractional_grades_follow_the_policy():
     qrels = pd.DataFrame({"query_id": ["q"] * 2, "doc_id": ["a", "b"], "relevance": [0.5, 1.0]})
     run = pd.DataFrame({"query_id": ["q"] * 2, "doc_id": ["a", "b"], "score": [2.0, 1.0]})

@@ -44,3 +44,32 @@ def test_exclude_with_no_shared_user_is_an_error():
     test, recs = _seed()
     with pytest.raises(ValueError, match="none of its users"):
         rm.evaluate(test, recs, "p@3", exclude={7: ["A"]})
+
+
+def test_exclude_on_a_frame_removes_what_the_dict_route_removes():
+    # A DataFrame run is filtered in array operations, a dict run item by item: the same
+    # items must go, ids matched as text (user 3 is "3"), the counts per user the same.
+    import numpy as np
+
+    from rankmetrics.trec.recsys_frames import exclude_seen
+
+    rng = np.random.default_rng(11)
+    pairs = {(int(u), int(i)) for u, i in zip(rng.integers(0, 30, 500), rng.integers(0, 50, 500))}
+    recs = pd.DataFrame(sorted(pairs), columns=["user_id", "item_id"]).assign(score=lambda f: f.index % 7)
+    seen = pd.DataFrame({"user_id": rng.integers(0, 40, 300), "item_id": rng.integers(0, 50, 300)})
+    seen_text = seen.astype(str)  # the same seen items, ids as text
+    as_dict = {}
+    for u, i, s in recs.itertuples(index=False):
+        as_dict.setdefault(u, {})[i] = float(s)
+    kept_dict, removed_dict = exclude_seen(as_dict, seen)
+    for exclude in (seen, seen_text, {u: g["item_id"].tolist() for u, g in seen.groupby("user_id")}):
+        kept, removed = exclude_seen(recs, exclude)
+        assert removed == removed_dict and sum(removed.values()) > 20
+        assert sorted(zip(kept["query_id"], kept["doc_id"])) == sorted(
+            (u, i) for u, items in kept_dict.items() for i in items
+        )
+    test = pd.DataFrame({"user_id": recs["user_id"][::3], "item_id": recs["item_id"][::3]})
+    by_frame = rm.evaluate(test, recs, ["p@5", "ndcg@5"], exclude=seen)
+    by_dict = rm.evaluate(test, as_dict, ["p@5", "ndcg@5"], exclude=seen)
+    assert by_frame.per_query["ndcg@5"].tolist() == by_dict.per_query["ndcg@5"].tolist()
+    assert dict(by_frame.excluded) == dict(by_dict.excluded)

@@ -230,3 +230,34 @@ def test_a_refused_line_in_a_later_split_is_named_by_its_line_in_the_file(spark,
         with small_splits(spark), pytest.raises(Exception) as remote:
             rms.read_run(spark, str(path)).collect()
         assert expected in str(remote.value)
+
+
+RECSYS = cases.RECOMMENDER_MEASURES
+
+
+@pytest.mark.parametrize("options", [{}, {"like": "replay"}], ids=["default", "like=replay"])
+def test_the_recommender_route_gives_each_user_the_local_value(spark, options):
+    # user_id, item_id frames, implicit grade 1 (no relevance column): the per-user values on
+    # Spark are the local evaluate's, which equal the same data given the long way.
+    test, recs = cases.recommender_frames(9)
+    local, remote = _both(spark, test, recs, RECSYS, **options)
+    long_way = _local(*cases.as_queries(test, recs), RECSYS, **options)
+    cases.assert_same(remote.per_query.toPandas(), local, RECSYS)
+    cases.assert_same(local.to_pandas(), long_way, RECSYS)
+    assert len(local.queries) == (82 if options else 72)  # 90 users: 8 without test items, 10 without a list
+    assert remote.missing_queries == local.missing_queries
+    assert remote.unjudged_queries == local.unjudged_queries and len(local.unjudged_queries) == 8
+
+
+def test_recommendations_given_by_rank_are_ordered_by_it_on_spark(spark):
+    import rankmetrics.spark as rms
+
+    test, recs = cases.recommender_frames(10)
+    ranked = recs.drop(columns="score").assign(rank=recs.groupby("user_id")["item_id"].rank(ascending=False))
+    local = _local(test, recs.assign(score=-ranked["rank"]), RECSYS)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*absent from the run and skipped", category=UserWarning)
+        remote = rms.evaluate(spark.createDataFrame(test), spark.createDataFrame(ranked), RECSYS)
+    cases.assert_same(remote.per_query.toPandas(), local, RECSYS)
+    with pytest.raises(ValueError, match=r"has both recommender columns \(user_id, item_id\) and"):
+        rms.evaluate(spark.createDataFrame(test.assign(query_id="x")), spark.createDataFrame(recs), RECSYS)
