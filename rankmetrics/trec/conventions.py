@@ -117,6 +117,7 @@ CASES = {
     "short_list": N_("a list shorter than k"),
     "adjacent_hits": N_("two test items next to each other in a user's top k"),
     "nonpositive_relevant": N_("a test item scored <= 0 in a user's list"),
+    "negative_grade": N_("a retrieved document judged with a negative grade"),
 }
 
 

@@ -196,7 +196,9 @@ register_preset(
                 "average_precision_score takes a group of tied scores as one "
                 "threshold, which no ties= rule here follows"
             ),
+            "ndcg:negative_grade": N_("ndcg_score raises ValueError on a negative y_true"),
         },
+        cases={"ndcg": ("negative_grade",)},
         tolerance=1e-12,
         versions="scikit-learn 1.9.1",
     )

@@ -91,6 +91,7 @@ def check_data(
         "user_without_test": (n_relevant == 0) & (ranked.n_retrieved > 0),
         "empty_list": (n_relevant > 0) & (ranked.n_retrieved == 0),
         "no_hit": (n_relevant > 0) & (hits == 0),
+        "negative_grade": (ranked.judged & (ranked.grades < 0)).any(axis=1),
     }
     warned = chosen.tie_order and conventions.ties != "average"  # averaged ties have no order to warn of
     tied = _tied_in_top(groups, deepest, precision) if warned else []

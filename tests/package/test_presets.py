@@ -45,9 +45,14 @@ def test_preset_reproduces_every_per_query_value(library, dataset):
     data = PEERS["datasets"][dataset]
     theirs = data["values"][library]
     preset = PRESETS[library]
-    if "refused" in theirs:  # scikit-learn refuses the data set with -1 grades
+    if "refused" in theirs:  # scikit-learn refuses the data set with -1 grades (its recorded error)
         assert library == "sklearn" and dataset == "negative_grades"
         assert "negative" in theirs["refused"]
+        # ... and so does the preset, naming the queries whose listed documents hold a -1
+        with pytest.raises(ValueError, match="negative grade") as refused:
+            evaluate(data["qrels"], data["run"], ["ndcg@5"], like=library)
+        named = [q for q in data["run"] if q in data["qrels"] and negative_listed(data, q)]
+        assert named and all(repr(q) in str(refused.value) or q in str(refused.value) for q in named[:3])
         return
     ours = evaluate(data["qrels"], data["run"], list(theirs), like=library)
     compared = 0
