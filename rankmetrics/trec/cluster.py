@@ -75,6 +75,15 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
                 "ties='average'"
             )
         )
+    if resolved.ties == "numba_quicksort":
+        raise ValueError(
+            _(
+                "like='ranx' is not available on a cluster: ranx orders tied scores by a quicksort of "
+                "a query's rows in their given order, which the shuffle by query does not keep, so "
+                "the values would depend on the partitioning. Use ties='docno_descending' (trec_eval) "
+                "or ties='average'"
+            )
+        )
     if resolved.averaging == "micro":
         raise ValueError(
             _(

@@ -279,3 +279,18 @@ def _ranx_top(data: dict, k: int) -> dict[str, list[str]]:
         order = numba_quicksort_order([-score for score in data["run"][qid].values()])
         top[qid] = [docs[i] for i in order[:k]]
     return top
+
+
+def test_ranx_is_refused_on_a_cluster_where_row_order_is_lost():
+    from rankmetrics.trec.cluster import plan
+
+    # ranx's tie order follows a query's rows in their given order: reversing them moves values
+    # (the preset reproduces ranx to the last bits above), and a cluster's shuffle does not keep it.
+    data = PEERS["datasets"]["tie_heavy"]
+    reversed_run = {q: dict(reversed(list(docs.items()))) for q, docs in data["run"].items()}
+    given = evaluate(data["qrels"], data["run"], "ndcg@10", like="ranx")
+    shuffled = evaluate(data["qrels"], reversed_run, "ndcg@10", like="ranx")
+    assert any(given.value("ndcg@10", q) != shuffled.value("ndcg@10", q) for q in given.queries)
+    with pytest.raises(ValueError, match="like='ranx' is not available on a cluster"):
+        plan("ndcg@10", {"like": "ranx"})
+    plan("ndcg@10", {"like": "ranx", "ties": "average"})  # another tie rule is order-free
