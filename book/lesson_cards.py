@@ -11,10 +11,15 @@ page (a cell tagged ``remove-input`` shows it), and :func:`card_blocks` as the b
 * a goal, what students do before the lesson, the materials, what to cut when late (each cut
   with the minutes it saves), what to add when early, a board plan and the homework.
 
-A new lesson (the fourth, on recommender evaluation, is planned) adds one more
-``Lesson(...)`` beside the others in the page's hidden cell, a markdown cell with its heading
-and a ``remove-input`` cell that shows ``card(lesson)``; the tests of the page read every card
-the page shows and hold each to this shape.
+A new lesson adds one more ``Lesson(...)`` beside the others in the page's hidden cell, a
+markdown cell with its heading and a ``remove-input`` cell that shows ``card(lesson)``; the tests
+of the page read every card the page shows and hold each to this shape.
+
+A lesson rehearsed with its slack in place (lesson 4 on) takes its minutes from the rehearsal
+record, ``data/rehearsal.json``: :func:`rehearsed_timeline` builds the timeline from the record's
+slots, and :func:`homework_minutes` reads the homework's planned minutes, so that the card, the
+appendix and the record cannot disagree. Lessons 1–3 keep their typed minutes: their record holds
+the slots as rehearsed, before the slack was added.
 
 The card's text may use ``{ref}`` and ``{download}`` with explicit link text
 (``{ref}`5장 <ch-dcg_ndcg>```); on paper the link text stays and the target goes.
@@ -22,8 +27,11 @@ The card's text may use ``{ref}`` and ``{download}`` with explicit link text
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 LESSON_MINUTES = 50
 MIN_SLACK = 3
@@ -78,6 +86,85 @@ class Lesson:
     @property
     def slack(self) -> int:
         return sum(step.minutes for step in self.timeline if step.name == SLACK)
+
+
+REHEARSAL = Path(__file__).resolve().parent / "data" / "rehearsal.json"
+
+
+def rehearsal(number: int) -> dict:
+    """Lesson ``number``'s entry in the rehearsal record."""
+    record = json.loads(REHEARSAL.read_text(encoding="utf-8"))
+    (entry,) = [lesson for lesson in record["lessons"] if lesson["lesson"] == number]
+    return entry
+
+
+def rehearsed_timeline(number: int, what: dict[str, str]) -> tuple[Step, ...]:
+    """The timeline of a lesson rehearsed with its slack: the record's slots, the slack between them.
+
+    ``what`` gives each activity's line by the record's key (``intro``, ``activity1``, ...).
+    """
+    entry = rehearsal(number)
+    assert "slack" in entry, f"lesson {number} was not rehearsed with its slack; its minutes are typed"
+    steps, end = [], 0
+    for activity in entry["activities"]:
+        if "slot" not in activity:  # the homework
+            continue
+        start, stop = activity["slot"]
+        if start > end:
+            assert [end, start] == entry["slack"], (number, activity["name"], end, start)
+            steps.append(Step(SLACK, start - end))
+        steps.append(Step(activity["name"], stop - start, what[activity["key"]]))
+        end = stop
+    return tuple(steps)
+
+
+#: The rehearsals' teacher rule: a script is read aloud at about 270 syllables a minute (250–300).
+SYLLABLES_PER_MINUTE = 270
+_SPOKEN = re.compile(r"[\uac00-\ud7a3]|\d")  # a Hangul syllable or a digit: what the rule counts
+_TEACHER_LINE = re.compile(r"^- \*\*교사\*\*(?:\([^)]*\))?: (.*)$", re.MULTILINE)
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def spoken_syllables(text: str) -> int:
+    """The Hangul syllables and digits of ``text``: "C(9, 3)을 구해 보세요" has 6 + 2."""
+    return len(_SPOKEN.findall(text))
+
+
+def teacher_words(activity: str) -> str:
+    """What a teacher reads aloud in one activity of a lesson's details: the quoted parts of its **교사** lines.
+
+    The lines between the quotes say what the teacher does (writes, listens) and are not read.
+    """
+    return " ".join(quote for line in _TEACHER_LINE.findall(activity) for quote in _QUOTED.findall(line))
+
+
+_GLUE = re.compile(r"\{glue:text\}`([^`:]+)(?::([^`]*))?`")
+
+
+def spoken_by_activity(plan, label: str) -> list[tuple[str, int]]:
+    """(heading, syllables read aloud) for each "###" activity of the section ``(label)=`` of the executed ``plan``.
+
+    ``plan`` is the lesson-plan notebook (nbformat) with its outputs: each ``{glue:text}`` role in a
+    script is filled in with the value the page shows, so a glued instruction read aloud is counted.
+    The last activity (마무리) includes the homework announcement that follows it.
+    """
+    glued = {}
+    for cell in plan.cells:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued[name] = ast.literal_eval(next(iter(out["data"].values())))
+    section = next(cell.source for cell in plan.cells if cell.source.startswith(f"({label})="))
+    section = _GLUE.sub(lambda m: format(glued[m.group(1)], m.group(2) or ""), section)
+    return [
+        (part.splitlines()[0], spoken_syllables(teacher_words(part)))
+        for part in re.split(r"\n### ", section)[1:]
+    ]
+
+
+def homework_minutes(number: int) -> int:
+    """The minutes the plan gives lesson ``number``'s homework, as the record holds them."""
+    return next(a["plan"] for a in rehearsal(number)["activities"] if a["key"] == "homework")
 
 
 def check(lesson: Lesson) -> None:

@@ -182,7 +182,8 @@ def check_grades(x: Any, name: str = "x", *, allow_batch: bool = True, item_ids:
             _(
                 "{name} must not contain negative grades in the grades-in-order form; found {bad:g} "
                 "in {x}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is accepted "
-                "in the ranking + relevant={{id: grade}} form, where it counts as non-relevant.)"
+                "in the ranking + relevant={{id: grade}} form: bpref skips such a document, infAP "
+                "counts it as pooled but unjudged, and the other measures count it as non-relevant.)"
             ).format(name=name, bad=bad, x=show(x))
         )
     return array

@@ -18,6 +18,7 @@ from typing import Any
 
 from .i18n import _
 from .registry import Metric
+from .trec.io.tokens import DECIMAL_E, WHOLE
 
 PROG = "rankmetrics"
 
@@ -29,7 +30,9 @@ class UsageError(Exception):
 # ---------------------------------------------------------------------------
 # turning words into numbers
 
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+# The package's decimal spellings (ASCII digits only: \d would also read "٣" as 3).
+_WHOLE = re.compile(WHOLE)
+_NUMBER = re.compile(DECIMAL_E)
 
 
 def _number(token: str) -> float | int | str:
@@ -37,7 +40,7 @@ def _number(token: str) -> float | int | str:
 
     nan and inf read as numbers so that the package refuses them by name.
     """
-    if re.fullmatch(r"[+-]?\d+", token):
+    if _WHOLE.fullmatch(token):
         try:
             return int(token)
         except ValueError:  # more digits than int() reads from text: as a float (inf)

@@ -36,7 +36,10 @@ CUTOFFS = ("optional", "required", "none")
 SUMMARIES = ("mean", "sum", "geometric", "none", "run_id")
 PARAMETERS = (None, "level", "numbers", "gains")
 TREC_LINES = ("both", "all", "queries")
-INPUTS = ("ranking", "queries", "ratings", "trec")
+# "lists": recommendation lists with a catalogue, interactions or item attributes (coverage, ...);
+# "rounds": an off-policy log of rewards and probabilities (IPS); "held_out": each user's held-out
+# item's full rank (sampled metrics). Their functions return one number for all users at once.
+INPUTS = ("ranking", "queries", "ratings", "trec", "lists", "rounds", "held_out")
 
 T = TypeVar("T")
 
@@ -165,9 +168,12 @@ class Metric:
         One line saying what it measures, as an English message id marked with
         :func:`rankmetrics.i18n.N_` (``N_("RR: the reciprocal of ...")``); the
         command line's help and the metric reference (지표 사전) show its translation.
-    inputs : {"ranking", "queries", "ratings", "trec"}
+    inputs : {"ranking", "queries", "ratings", "trec", "lists", "rounds", "held_out"}
         One ranked list; several queries (MRR, MAP); true and predicted
-        ratings; or only runs and judgements (:func:`rankmetrics.evaluate`).
+        ratings; only runs and judgements (:func:`rankmetrics.evaluate`);
+        recommendation lists with what they are compared with (a catalogue,
+        interactions, item features; coverage, novelty, ...); an off-policy log
+        (IPS, SNIPS); or the full ranks of held-out items (sampled metrics).
     cutoff : {"optional", "required", "none"}
         Whether a cutoff k may, must or cannot be given.
     names : tuple of str

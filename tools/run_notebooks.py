@@ -13,8 +13,9 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 # Notebooks that write files other notebooks read run first: worksheets.ipynb writes the
-# worksheet sets (book/worksheets/*) that lesson_plans.ipynb reads.
-FIRST = ("worksheets.ipynb",)
+# worksheet sets (book/worksheets/*) that lesson_plans.ipynb reads; lesson_plans.ipynb prints the
+# lesson scripts whose syllables appendix_lesson_rehearsal.ipynb counts.
+FIRST = ("worksheets.ipynb", "lesson_plans.ipynb")
 
 
 def run(path: Path) -> None:
@@ -28,7 +29,7 @@ def run(path: Path) -> None:
 
 def main(argv: list[str]) -> None:
     paths = [Path(a).resolve() for a in argv] or sorted((ROOT / "book").glob("**/*.ipynb"))
-    paths.sort(key=lambda path: path.name not in FIRST)  # stable: otherwise as given
+    paths.sort(key=lambda path: FIRST.index(path.name) if path.name in FIRST else len(FIRST))  # stable
     for path in paths:
         if ".ipynb_checkpoints" not in path.parts:
             run(path)

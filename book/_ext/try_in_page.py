@@ -25,7 +25,8 @@ interactive version lives; answer boxes are left out (the solutions are printed)
 
 ``{ranking-playground}``
     A ranked list of cards to toggle and move, with P@k, R@k, RR@k, AP@k and nDCG@k
-    (``:grades: 1 0 1 0 1``, ``:k: 5``, ``:graded:`` to cycle grades 0-3); the
+    (``:grades: 1 0 1 0 1``, ``:k: 5``, ``:graded:`` to cycle grades 0-3, ``:relevant: 4`` for a
+    query with relevant items outside the list: R, the total, which a field on the page changes); the
     directive's content (a list of "try this" moves) is shown above it. Without
     scripts the list and its values, computed here, are shown as text.
 """
@@ -328,23 +329,25 @@ class RankingPlayground(SphinxDirective):
         "grades": directives.unchanged_required,
         "k": directives.positive_int,
         "graded": directives.flag,
+        "relevant": directives.nonnegative_int,
     }
 
     def run(self) -> list[nodes.Node]:
         grades = [float(g) for g in self.options.get("grades", "1 0 1 0 1").split()]
         k = min(self.options.get("k", len(grades)), len(grades))
         graded = "graded" in self.options
+        total = max(self.options.get("relevant", 0), sum(g > 0 for g in grades))
         moves = nodes.container(classes=["rm-playground-moves"])
         self.state.nested_parse(self.content, self.content_offset, moves)
-        config = {"grades": grades, "k": k, "graded": graded}
+        config = {"grades": grades, "k": k, "graded": graded, "relevant": total}
         listed = " ".join(str(int(g)) if g.is_integer() else str(g) for g in grades)
         rows = "".join(
             f"<tr><th scope='row'>{name}</th><td>{exact_text(value)}</td></tr>"
-            for name, value in _playground_values(grades, k)
+            for name, value in _playground_values(grades, k, total)
         )
         static = (
             f'<div class="rm-playground" data-config="{html.escape(json.dumps(config))}">'
-            f'<p class="rm-playground-static">목록(1위부터 등급): <code>{listed}</code></p>'
+            f'<p class="rm-playground-static">목록(1위부터 등급): <code>{listed}</code>, 전체 관련 항목 수 R = {total}</p>'
             f'<table class="rm-playground-static"><caption>이 목록의 지표</caption><tbody>{rows}</tbody></table>'
             "</div>"
         )
@@ -354,22 +357,30 @@ class RankingPlayground(SphinxDirective):
                 "웹 책의 이 쪽에서는 카드를 눌러 정답을 바꾸고 옮길 수 있습니다. 종이 위에서는 목록을 적어 손으로 "
                 "바꿔 보세요. 시작 목록(1위부터 등급): ",
                 nodes.literal(text=listed),
+                nodes.Text(f", 전체 관련 항목 수 R = {total}"),
             ),
             _value_table(
-                [(name, exact_text(value)) for name, value in _playground_values(grades, k)], ("지표", "값")
+                [(name, exact_text(value)) for name, value in _playground_values(grades, k, total)],
+                ("지표", "값"),
             ),
         )
         return [moves, try_widget("", widget="playground", html=static), paper]
 
 
-def _playground_values(grades: list[float], k: int) -> list[tuple[str, float]]:
-    """The values the playground starts from, computed here for the page without scripts."""
+def _playground_values(grades: list[float], k: int, total: int) -> list[tuple[str, float]]:
+    """The values the playground starts from, computed here for the page without scripts.
+
+    ``total`` is R, the query's relevant items; those outside the list enter the ideal at grade 1,
+    as the page's script puts them (ranking_playground.js).
+    """
+    unlisted = total - sum(g > 0 for g in grades)
+    n_relevant = total or None  # a list without relevant items: the package's own convention
     return [
         (f"P@{k}", rm.precision(grades, k)),
-        (f"R@{k}", rm.recall(grades, k)),
+        (f"R@{k}", rm.recall(grades, k, n_relevant=n_relevant)),
         (f"RR@{k}", rm.reciprocal_rank(grades, k)),
-        (f"AP@{k}", rm.average_precision(grades, k)),
-        (f"nDCG@{k}", rm.ndcg(grades, k)),
+        (f"AP@{k}", rm.average_precision(grades, k, n_relevant=n_relevant)),
+        (f"nDCG@{k}", rm.ndcg(grades, k, ideal=grades + [1] * unlisted)),
     ]
 
 

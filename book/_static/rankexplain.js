@@ -14,7 +14,8 @@
  *
  * The package stays the reference: tests/browser/test_rankexplain_port.py compares
  * this file with rankmetrics on many random inputs. Numbers follow the package:
- * exact values are floats (sums in numpy's pairwise order), the hand calculation
+ * exact values are floats (a DCG added rank by rank, as rankmetrics.metrics.dcg.dcg_sums
+ * adds it), the hand calculation
  * uses Python's decimal rules (28 significant digits, half-even inside an
  * operation, half-up when a person rounds).
  *
@@ -294,32 +295,6 @@
     return fixed(d, places);
   }
 
-  // ------------------------------------------------------------------ floats as numpy sums them
-
-  /** numpy's pairwise summation of a float row (np.sum along a contiguous axis). */
-  function pairwiseSum(a, start, n) {
-    if (start === undefined) {
-      start = 0;
-      n = a.length;
-    }
-    if (n < 8) {
-      let res = 0;
-      for (let i = 0; i < n; i++) res += a[start + i];
-      return res;
-    }
-    if (n <= 128) {
-      const r = a.slice(start, start + 8);
-      let i = 8;
-      for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[start + i + j];
-      let res = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
-      for (; i < n; i++) res += a[start + i];
-      return res;
-    }
-    let n2 = Math.floor(n / 2);
-    n2 -= n2 % 8;
-    return pairwiseSum(a, start, n2) + pairwiseSum(a, start + n2, n - n2);
-  }
-
   // ------------------------------------------------------------------ the package's conventions
 
   /** The metrics this port computes: those rankmetrics.registry marks page=True, in registry order. */
@@ -447,7 +422,8 @@
           _(
             "{name} must not contain negative grades in the grades-in-order form; found {bad:g} " +
               "in {x}. (A negative grade such as TREC's -1, 'in the pool but unjudged', is accepted in the " +
-              "ranking + relevant={{id: grade}} form, where it counts as non-relevant.)"
+              "ranking + relevant={{id: grade}} form: bpref skips such a document, infAP counts it as pooled " +
+              "but unjudged, and the other measures count it as non-relevant.)"
           ),
           { name, bad: negative, x: shown }
         )
@@ -739,11 +715,11 @@
     return lines;
   }
 
-  /** The DCG of grades summed as numpy sums them, over `width` columns (zeros beyond the list). */
-  function numpyDcg(grades, gain, width) {
-    const terms = [];
-    for (let i = 0; i < width; i++) terms.push(i < grades.length ? gainOf(grades[i], gain) / discountOf(i + 1) : 0);
-    return pairwiseSum(terms);
+  /** The DCG of grades, each rank's gain ÷ discount added rank by rank (rankmetrics' dcg_sums). */
+  function packageDcg(grades, gain) {
+    let total = 0;
+    for (let i = 0; i < grades.length; i++) total += gainOf(grades[i], gain) / discountOf(i + 1);
+    return total;
   }
 
   function byGradeDescending(values, gradeOf) {
@@ -793,7 +769,7 @@
       cutoff: cutoffWords(k, n),
     };
     if (metric === "dcg") {
-      const value = numpyDcg(top, gain, top.length);
+      const value = packageDcg(top, gain);
       return finish(metric, dcgName, value, mine.hand, mine.rows, conventions, sections, decimals, discountDecimals);
     }
     // The ideal ordering: every judged grade, best first, cut at the same k (uncut without k).
@@ -825,12 +801,11 @@
       lines: dcgLines(idcgName, best.rows, best.total, best.hand, decimals, discountDecimals),
     });
     const label = `nDCG${suffix}`;
-    // The metric's own value: both DCGs over the same width, summed as numpy does.
+    // The metric's own value: both DCGs added rank by rank, as the package adds them.
     const sortedJudged = [...judged].sort((a, b) => b - a);
     const bestTop = k === null ? sortedJudged : sortedJudged.slice(0, Math.min(k, judged.length));
-    const width = Math.max(top.length, bestTop.length);
-    const actual = numpyDcg(top, gain, width);
-    const bestDcg = numpyDcg(bestTop, gain, width);
+    const actual = packageDcg(top, gain);
+    const bestDcg = packageDcg(bestTop, gain);
     const value = bestDcg > 0 ? actual / bestDcg : 0;
     const ratio = [
       best.total > 0
@@ -1360,7 +1335,6 @@
     pyFixed,
     pyFloatRepr,
     pyG,
-    pairwiseSum,
     exp2,
     roundHalfUp: (value, places) => decToString(roundHalfUp(value, places)),
     decimal: { parse: decParse, add: decAdd, mul: decMul, div: decDiv, toString: decToString, fromFloat: decFromFloat },

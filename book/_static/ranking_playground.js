@@ -1,7 +1,10 @@
 /* ranking_playground.js: a ranked list of cards to play with.
  *
- * Enhances <div class="rm-playground" data-config='{"grades": [...], "k": 5, "graded": false}'>
- * (the {ranking-playground} directive of book/_ext/try_in_page.py). A click on a card
+ * Enhances <div class="rm-playground" data-config='{"grades": [...], "k": 5, "graded": false, "relevant": 4}'>
+ * (the {ranking-playground} directive of book/_ext/try_in_page.py). "relevant" is the query's total
+ * number of relevant items R, those outside the list too (default: the relevant cards); a field
+ * under the cards changes it. R@k, AP@k and nDCG@k divide by all R of them, as the package does
+ * (n_relevant=R, and an ideal ordering with the unlisted ones at grade 1). A click on a card
  * toggles relevant / not relevant (or cycles the grades 0-3); the ▲/▼ buttons, the arrow keys on a
  * focused card, or dragging the handle move it. P@k, R@k, RR, AP@k and nDCG@k, and a bar
  * for each rank's share of nDCG@k, are computed with RankExplain (rankexplain.js, the
@@ -23,6 +26,38 @@
     ["ndcg", false],
   ].map(([metric, named]) => [metric, named ? R.DATA.metrics[metric].korean : ""]);
 
+  /**
+   * The step tables of the five metrics for cards [{name, grade}] in ranked order, cut at k, when
+   * the query has `total` relevant items in all. With relevant items outside the list they are
+   * judged items the list does not show (named ?1, ?2, ...; grade 1), so the port reads the list
+   * as item names with judgements, the form in which R counts every judged relevant item.
+   */
+  function explainAll(cards, k, total) {
+    const listed = cards.filter((c) => c.grade > 0);
+    const unlisted = Math.max(0, total - listed.length);
+    const out = {};
+    for (const [metric] of METRICS) {
+      if (unlisted === 0) {
+        out[metric] = R.explain(metric, cards.map((c) => c.grade), { int: String(k) }, {});
+      } else {
+        const judged = new Map(listed.map((c) => [c.name, c.grade]));
+        for (let i = 1; i <= unlisted; i++) judged.set(`?${i}`, 1);
+        const relevant = { grades: judged, mapping: true };
+        out[metric] = R.explain(metric, cards.map((c) => c.name), { int: String(k) }, { relevant });
+      }
+    }
+    return out;
+  }
+
+  /** The values a playground starts from: metric -> value (what the page shows before a click). */
+  function startValues(config) {
+    const cards = config.grades.map((grade, i) => ({ name: String.fromCharCode(65 + i), grade }));
+    const k = Math.min(config.k, cards.length);
+    const total = Math.max(config.relevant || 0, cards.filter((c) => c.grade > 0).length);
+    const results = explainAll(cards, k, total);
+    return Object.fromEntries(METRICS.map(([m]) => [m, results[m].value]));
+  }
+
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -40,6 +75,9 @@
     let cards = start.map((c) => Object.assign({}, c));
     const k = Math.min(config.k, cards.length);
     const top = config.graded ? 3 : 1;
+    const inList = () => cards.filter((c) => c.grade > 0).length;
+    const startTotal = Math.max(config.relevant || 0, inList());
+    let total = startTotal;
 
     const help = el("p", {
       class: "rm-hint",
@@ -58,6 +96,21 @@
     const values = el("ul", { class: "rm-values" });
     const status = el("p", { class: "rm-status", role: "status", "aria-live": "polite" });
     const reset = el("button", { type: "button", text: _("Start again") });
+    const MOST = 1000; // R's upper bound here: each unlisted relevant item is one judged item to rank
+    const totalInput = el("input", {
+      type: "number",
+      min: "0",
+      max: String(MOST),
+      step: "1",
+      inputmode: "numeric",
+      id: `${root.id}-total`,
+    });
+    const totalField = el("p", { class: "rm-total" }, [
+      el("label", { for: totalInput.id, text: _("each query's total number of relevant items R") + " " }),
+      totalInput,
+    ]);
+    const totalNote = el("span", { class: "rm-hint" });
+    totalField.append(" ", totalNote);
 
     function grades() {
       return cards.map((c) => c.grade);
@@ -68,9 +121,8 @@
     }
 
     function compute() {
-      const out = {};
-      for (const [metric] of METRICS) out[metric] = R.explain(metric, grades(), { int: String(k) }, {});
-      return out;
+      total = Math.max(total, inList()); // the list cannot hold more relevant items than there are
+      return explainAll(cards, k, total);
     }
 
     function render(focusIndex) {
@@ -146,6 +198,13 @@
           ]);
         })
       );
+      totalInput.value = String(total);
+      totalInput.min = String(inList());
+      totalNote.textContent = format(_("There are {relevant} relevant items in all (outside the list: {unlisted})."), {
+        relevant: total,
+        unlisted: total - inList(),
+      });
+      root.dataset.relevant = String(total);
       root.dataset.grades = JSON.stringify(grades());
       root.dataset.values = JSON.stringify(Object.fromEntries(METRICS.map(([m]) => [m, results[m].value])));
       if (focusIndex !== undefined) {
@@ -200,12 +259,19 @@
       handle.addEventListener("pointerup", onUp);
       handle.addEventListener("pointercancel", onUp);
     }
+    totalInput.addEventListener("change", () => {
+      const asked = Number(totalInput.value);
+      total = Number.isInteger(asked) ? Math.min(Math.max(asked, inList()), MOST) : inList();
+      const results = render();
+      say(totalNote.textContent.replace(/\.$/, ""), results);
+    });
     reset.addEventListener("click", () => {
       cards = start.map((c) => Object.assign({}, c));
+      total = startTotal;
       say(_("back to the start"), render());
     });
 
-    root.replaceChildren(help, list, values, el("p", { class: "rm-actions" }, [reset]), status);
+    root.replaceChildren(help, list, totalField, values, el("p", { class: "rm-actions" }, [reset]), status);
     root.classList.add("rm-ready");
     render();
   }
@@ -216,6 +282,8 @@
       build(root);
     });
   }
+  window.RankingPlayground = { startValues };
+  if (typeof document === "undefined") return; // loaded outside a page (the tests): the computation only
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

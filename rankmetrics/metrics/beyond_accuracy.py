@@ -23,13 +23,17 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..i18n import _
-from .recommendation_lists import RecommendationLists, _is_frame, recommendation_lists
+from ..i18n import N_, _
+from ..registry import Metric, register
+from .recommendation_lists import RecommendationLists, is_frame, recommendation_lists
 
 
-def _popularity(lists: RecommendationLists, interactions: Any) -> tuple[np.ndarray, float, np.ndarray]:
-    """(count per code of the lists, total interactions, every count in ``interactions``)."""
-    if _is_frame(interactions):
+def popularity(lists: RecommendationLists, interactions: Any) -> tuple[np.ndarray, float, np.ndarray]:
+    """(count per code of the lists, total interactions, every count in ``interactions``).
+
+    Shared with the step tables (:mod:`rankmetrics.teaching.explain`), which show these counts.
+    """
+    if is_frame(interactions):
         if "item_id" not in [str(c) for c in interactions.columns]:
             raise ValueError(
                 _("interactions: the DataFrame needs the column item_id; it has {present}").format(
@@ -71,7 +75,7 @@ def _popularity(lists: RecommendationLists, interactions: Any) -> tuple[np.ndarr
     return by_code, float(counts.sum()), counts
 
 
-def _catalog_codes(lists: RecommendationLists, catalog: Any) -> int:
+def catalog_size(lists: RecommendationLists, catalog: Any) -> int:
     """The catalogue's size, checked to hold every recommended item and no item twice."""
     if isinstance(catalog, (str, bytes)) or not hasattr(catalog, "__len__") or len(catalog) == 0:
         raise ValueError(
@@ -145,7 +149,7 @@ def coverage(
     5.0
     """
     lists = recommendation_lists(recs, k)
-    size = _catalog_codes(lists, list(catalog) if isinstance(catalog, str) else catalog)
+    size = catalog_size(lists, list(catalog) if isinstance(catalog, str) else catalog)
     distinct = float(np.count_nonzero(lists.counts))
     return distinct if count else distinct / (size + bool(padding_item))
 
@@ -192,7 +196,7 @@ def novelty(
     average = v.check_choice(average, "average", ("users", "recommendations"))
     if isinstance(base, bool) or not isinstance(base, numbers.Real) or not base > 1:
         raise ValueError(_("base must be a number above 1; got {value}").format(value=v.show(base)))
-    by_code, total, _counts = _popularity(lists, interactions)
+    by_code, total, _counts = popularity(lists, interactions)
     lists.require(by_code > 0, "interactions")
     information = -np.log(np.where(by_code > 0, by_code, 1.0) / total) / math.log(base)
     if average == "recommendations":
@@ -230,7 +234,7 @@ def average_popularity(recs: Any, interactions: Any, k: int | None = None) -> fl
     26.556
     """
     lists = recommendation_lists(recs, k)
-    by_code, _total, _counts = _popularity(lists, interactions)
+    by_code, _total, _counts = popularity(lists, interactions)
     return _mean_per_user(lists, by_code)
 
 
@@ -276,27 +280,29 @@ def long_tail_share(
     0.4444
     """
     lists = recommendation_lists(recs, k)
+    return _mean_per_user(lists, (~head_items(lists, interactions, head_share, tail_ratio)).astype(float))
+
+
+def head_items(lists: RecommendationLists, interactions: Any, head_share: float, tail_ratio: float | None):
+    """A boolean per code of the lists: is the item in the popular head (see :func:`long_tail_share`)?"""
     head_share = v.check_probability(head_share, "head_share")
-    _by_code, total, counts = _popularity(lists, interactions)
+    _by_code, total, counts = popularity(lists, interactions)
     if tail_ratio is None:
         order = np.argsort(-counts, kind="stable")
         before = np.cumsum(counts[order]) - counts[order]  # interactions of the items above each one
         # An item joins the head while the items above it hold less than head_share (Elliot's loop).
-        in_head = _head_codes(lists, interactions, counts, order[before < head_share * total])
-    else:
-        ratio = v.check_probability(tail_ratio, "tail_ratio")
-        cut = max(int(counts.size * ratio), 1)
-        order = np.argsort(counts, kind="stable")  # least interacted first
-        tail = _head_codes(lists, interactions, counts, order[:cut])
-        in_head = ~tail
-    return _mean_per_user(lists, (~in_head).astype(float))
+        return _head_codes(lists, interactions, counts, order[before < head_share * total])
+    ratio = v.check_probability(tail_ratio, "tail_ratio")
+    cut = max(int(counts.size * ratio), 1)
+    order = np.argsort(counts, kind="stable")  # least interacted first
+    return ~_head_codes(lists, interactions, counts, order[:cut])
 
 
 def _head_codes(
     lists: RecommendationLists, interactions: Any, counts: np.ndarray, chosen: np.ndarray
 ) -> np.ndarray:
     """A boolean per code of the lists: is the item among ``chosen`` (positions in ``interactions``)?"""
-    if _is_frame(interactions):
+    if is_frame(interactions):
         labels = interactions["item_id"].value_counts(sort=False).index.tolist()
     elif isinstance(interactions, Mapping):
         labels = list(interactions)
@@ -341,7 +347,7 @@ def gini_index(recs: Any, catalog: Any, k: int | None = None, *, padding_item: b
     0.3519
     """
     lists = recommendation_lists(recs, k)
-    n = _catalog_codes(lists, list(catalog) if isinstance(catalog, str) else catalog) + bool(padding_item)
+    n = catalog_size(lists, list(catalog) if isinstance(catalog, str) else catalog) + bool(padding_item)
     x = np.sort(lists.counts[lists.counts > 0]).astype(float)
     # The catalogue's unrecommended items are the lowest n - len(x) values (zeros), adding nothing.
     j = np.arange(n - x.size + 1, n + 1)
@@ -388,3 +394,16 @@ def entropy(recs: Any, k: int | None = None, *, base: float = math.e, normalize:
     shares = lists.counts[lists.counts > 0] / lists.lengths.sum()
     value = float(-np.sum(shares * np.log(shares)) / math.log(base))
     return value / shares.size if normalize else value
+
+
+# ---------------------------------------------------------------- registration
+
+for _function, _label, _title in (
+    (coverage, "Coverage", N_("Coverage: the share of the catalogue recommended at least once")),
+    (novelty, "Novelty", N_("Novelty: the mean self-information of the recommended items")),
+    (average_popularity, "ARP", N_("ARP: the mean interaction count of the recommended items")),
+    (long_tail_share, "APLT", N_("APLT: the share of each list outside the popular head")),
+    (gini_index, "Gini", N_("Gini index: how unequally the catalogue's items are recommended")),
+    (entropy, "Entropy", N_("Entropy: how evenly the recommendations spread over the items")),
+):
+    register(Metric(_function.__name__, _function, label=_label, title=_title, inputs="lists"))

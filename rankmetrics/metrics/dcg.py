@@ -1,4 +1,12 @@
-"""Graded metrics with a position discount: DCG and nDCG."""
+"""Graded metrics with a position discount: DCG and nDCG, and DCG's one home.
+
+Every DCG in the package is :func:`dcg_terms` (each rank's gain over its
+discount) added up by :func:`dcg_sums` (rank by rank, from rank 1): the public
+:func:`dcg` and :func:`ndcg`, evaluate's nDCG and ``ndcg_cut_k``, trec_eval's
+``dcg`` and ``ideal_dcg``, and the DCG curves of ``ndcg_rel`` and ``Rndcg``.
+One order of addition makes the numbers agree to the last bit: trec_eval's
+``ndcg`` is its ``dcg`` divided by its ``ideal_dcg``, exactly.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from .._arrays import pad_right, safe_divide
+from .._arrays import pad_right, safe_divide, sequential_sum
 from ..i18n import N_
 from ..registry import Columns, Metric, register
 from .conventions import GAINS, cutoff, discounts, gain_map, gain_shift, gain_values, trec_gains
@@ -15,9 +23,44 @@ from .inputs import prepare
 from .ties import tie_mean
 
 
+def dcg_terms(gains: Any, discount: str = "log2", out: np.ndarray | None = None) -> np.ndarray:
+    """Each rank's term of DCG: its gain divided by the discount of its rank.
+
+    ``gains`` holds one row per query in ranked order (or one row); the
+    discount of rank i is log2(i + 1), or LensKit's max(1, log2 i) with
+    ``discount="lenskit"`` (:func:`rankmetrics.metrics.conventions.discounts`).
+    ``out`` may be ``gains`` itself, to divide in place.
+
+    >>> dcg_terms([[3.0, 0.0, 3.0, 2.0]]).round(4)
+    array([[3.    , 0.    , 1.5   , 0.8614]])
+    """
+    gains = np.asarray(gains, dtype=float)
+    return np.divide(gains, discounts(gains.shape[-1], discount), out=out)
+
+
+def dcg_sums(terms: np.ndarray) -> np.ndarray:
+    """DCG of each row: its terms added one rank after another, from rank 1.
+
+    The order in which trec_eval's loops add them, and the one order of every
+    DCG here: numpy's own ``sum`` adds pairwise, so a DCG summed that way and
+    another summed in order can differ in the last bit, and nDCG would then not
+    be DCG over ideal DCG exactly. Padding with zero terms changes nothing.
+
+    >>> float(dcg_sums(dcg_terms([3.0, 0.0, 3.0, 2.0, 0.0])))  # 3/1 + 0 + 3/2 + 2/log2(5) + 0
+    5.361353116146786
+    """
+    return sequential_sum(terms, axis=-1)
+
+
+def dcg_curves(terms: np.ndarray) -> np.ndarray:
+    """DCG@i at every rank i of each row: the running sums whose last column is :func:`dcg_sums`."""
+    return np.cumsum(terms, axis=-1)
+
+
 def _dcg_rows(grades: np.ndarray, gain: str, shift: np.ndarray | None = None) -> np.ndarray:
     """DCG of each row of a 2-D grade array (already cut at k), divided by 2**shift per row if given."""
-    return (gain_values(grades, gain, shift) / discounts(grades.shape[1])).sum(axis=1)
+    gains = gain_values(grades, gain, shift)  # a new array: divided in place
+    return dcg_sums(dcg_terms(gains, out=gains))
 
 
 def _row_max(grades: np.ndarray) -> np.ndarray:
@@ -241,7 +284,7 @@ def _discounted_gains(
     ties: tuple | None = None,
     discount_rule: str = "log2",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each rank's gain over log2(rank + 1), in the ranked list cut at k and in ``best``, the ideal cut at k.
+    """Each rank's DCG term, in the ranked list cut at k and in ``best``, the ideal cut at k.
 
     Both get as many columns as the longer of the two, so a perfect ranking
     adds the very same terms in the very same order and scores exactly 1.0.
@@ -253,7 +296,6 @@ def _discounted_gains(
     # The ideal's first grade is the row's largest: the ideal holds every listed grade.
     largest = best[:, 0] if best.shape[1] else np.zeros(best.shape[0])
     shift = gain_shift(largest, gain)
-    discount = discounts(width, discount_rule)
     if ties is None:
         actual = gain_values(pad_right(top, width), gain, shift)
     else:
@@ -261,15 +303,15 @@ def _discounted_gains(
         actual = pad_right(expected, width)
     ideal_gains = gain_values(pad_right(best, width), gain, shift)
     # Both are new arrays (gain_values and tie_mean never hand back their input): divide in place.
-    actual /= discount
-    ideal_gains /= discount
-    return actual, ideal_gains
+    return dcg_terms(actual, discount_rule, out=actual), dcg_terms(
+        ideal_gains, discount_rule, out=ideal_gains
+    )
 
 
 def _ndcg_of(discounted: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """nDCG from :func:`_discounted_gains`: the list's DCG over the ideal's (0 when that is 0)."""
     actual, best = discounted
-    return safe_divide(actual.sum(axis=1), best.sum(axis=1), positive=True)
+    return safe_divide(dcg_sums(actual), dcg_sums(best), positive=True)
 
 
 # ---------------------------------------------------------------- registration
@@ -325,11 +367,7 @@ def _evaluate_ndcg(columns: Columns, k: int | None, gains: tuple | None = None) 
     run, ideal = trec_gains(columns.graded, columns.judged, columns.judged_grades, gain_map(gains, "ndcg")[0])
     if ties is not None:
         run = tie_mean(run, *ties)
-    width = max(run.shape[1], ideal.shape[1])
-    discount = discounts(width)
-    actual = (pad_right(run, width) / discount).sum(axis=1)
-    best = (pad_right(ideal, width) / discount).sum(axis=1)
-    return safe_divide(actual, best, positive=True)
+    return safe_divide(dcg_sums(dcg_terms(run)), dcg_sums(dcg_terms(ideal)), positive=True)
 
 
 register(

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..i18n import _
-from .recommendation_lists import FRAME_COLUMNS, RecommendationLists, _is_frame, _plain, recommendation_lists
+from ..i18n import N_, _
+from ..registry import Metric, register
+from .recommendation_lists import FRAME_COLUMNS, RecommendationLists, is_frame, plain, recommendation_lists
 
 DISTANCES = ("jaccard", "cosine", "euclidean")
 
@@ -45,7 +46,7 @@ def _feature_matrix(lists: RecommendationLists, features: Any, name: str) -> np.
             if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
                 raise ValueError(
                     _("{name}[{item!r}] must be a set or list of features; got {value}").format(
-                        name=name, item=_plain(item), value=v.show(values)
+                        name=name, item=plain(item), value=v.show(values)
                     )
                 )
             code = lists.code(item)
@@ -197,7 +198,7 @@ def intra_list_diversity(
         user = lists.users[int(np.flatnonzero(lists.lengths < 2)[0])]
         raise ValueError(
             _("intra_list_diversity: the list of user {user!r} has one item; a pair needs two").format(
-                user=_plain(user)
+                user=plain(user)
             )
         )
     matrix = _feature_matrix(lists, features, "features")
@@ -265,9 +266,22 @@ def calibration_kl(
     >>> round(calibration_kl(history, {"u": ["r0", "r1", "r2"]}, genres), 4)  # p = (0.7, 0.3), q = (1, 0)
     1.134
     """
-    lists = recommendation_lists(recs, k)
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha <= 1:
         raise ValueError(_("alpha must be a number in (0, 1]; got {value}").format(value=v.show(alpha)))
+    _lists, _genres, p, q = calibration_distributions(history, recs, genres, k)
+    mixed = (1 - alpha) * q + alpha * p
+    ratio = np.divide(p, mixed, out=np.ones_like(p), where=p > 0)  # a genre the history lacks adds 0
+    terms = p * np.log(ratio)
+    return float(terms.sum(axis=1).mean())
+
+
+def calibration_distributions(history: Any, recs: Any, genres: Mapping, k: int | None = None):
+    """(lists, genre names, p, q) of :func:`calibration_kl`: each user's genre mix of history and list.
+
+    ``p[u, g]`` and ``q[u, g]`` are user ``u``'s mean share of genre ``g`` in the history and
+    in the list; the step table (:mod:`rankmetrics.teaching.explain`) shows them.
+    """
+    lists = recommendation_lists(recs, k)
     if not isinstance(genres, Mapping):
         raise ValueError(
             _("genres must be a dict {{item: genres}}; got {kind}").format(kind=type(genres).__name__)
@@ -285,7 +299,7 @@ def calibration_kl(
         if not names:
             raise ValueError(
                 _("genres[{item!r}] must be a non-empty set or list of genres; got {value}").format(
-                    item=_plain(item), value=v.show(genres[item])
+                    item=plain(item), value=v.show(genres[item])
                 )
             )
         row_of.setdefault(item, len(row_of))
@@ -321,7 +335,7 @@ def calibration_kl(
         at = int(np.flatnonzero(item_rows < 0)[0])
         raise ValueError(
             _("genres has no entry for item {item!r} (in the history of user {user!r})").format(
-                item=_plain(items[at]), user=_plain(lists.users[users[at]])
+                item=plain(items[at]), user=plain(lists.users[users[at]])
             )
         )
     p = genre_sums(users, item_rows, len(lists.users))
@@ -329,13 +343,10 @@ def calibration_kl(
     if (sizes == 0).any():
         user = lists.users[int(np.flatnonzero(sizes == 0)[0])]
         raise ValueError(
-            _("history has no items for user {user!r}, who has a list in recs").format(user=_plain(user))
+            _("history has no items for user {user!r}, who has a list in recs").format(user=plain(user))
         )
     p /= sizes[:, None]
-    mixed = (1 - alpha) * q + alpha * p
-    ratio = np.divide(p, mixed, out=np.ones_like(p), where=p > 0)  # a genre the history lacks adds 0
-    terms = p * np.log(ratio)
-    return float(terms.sum(axis=1).mean())
+    return lists, [plain(g) for g in column], p, q
 
 
 def _history(history: Any, lists: RecommendationLists, row_of: dict) -> tuple[np.ndarray, list, np.ndarray]:
@@ -343,7 +354,7 @@ def _history(history: Any, lists: RecommendationLists, row_of: dict) -> tuple[np
 
     Users without a list are passed over.
     """
-    if _is_frame(history):
+    if is_frame(history):
         import pandas as pd
 
         absent = [c for c in FRAME_COLUMNS if c not in [str(c) for c in history.columns]]
@@ -433,4 +444,13 @@ def exposure(recs: Any, groups: Any, k: int | None = None) -> dict:
         )
     per_group = per_group[:-1]
     shares = per_group / per_group.sum()
-    return {_plain(group): float(shares[index]) for group, index in names.items()}
+    return {plain(group): float(shares[index]) for group, index in names.items()}
+
+
+# ---------------------------------------------------------------- registration
+
+for _function, _label, _title in (
+    (intra_list_diversity, "ILD", N_("ILD: the mean distance between the items of a list")),
+    (calibration_kl, "C_KL", N_("C_KL: how far each list's genre mix is from the user's history")),
+):
+    register(Metric(_function.__name__, _function, label=_label, title=_title, inputs="lists"))

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..i18n import _
+from ..i18n import N_, _
+from ..registry import Metric, register
 
 
-def _weighted(rewards: Any, target_p: Any, logging_p: Any, clip: Any) -> tuple[np.ndarray, np.ndarray]:
+def weighted_rewards(rewards: Any, target_p: Any, logging_p: Any, clip: Any) -> tuple[np.ndarray, np.ndarray]:
     """Checked (weights, rewards): equal lengths, finite rewards, probabilities in (0, 1]."""
     arrays = {}
     for name, value in (("rewards", rewards), ("target_p", target_p), ("logging_p", logging_p)):
@@ -95,7 +96,7 @@ def ips(rewards: Any, target_p: Any, logging_p: Any, clip: float | None = None) 
     >>> ips([1, 1, 1, 0, 0, 0], target, logging)  # (0.25 + 0.25 + 4) / 6
     0.75
     """
-    weights, values = _weighted(rewards, target_p, logging_p, clip)
+    weights, values = weighted_rewards(rewards, target_p, logging_p, clip)
     return float(np.mean(weights * values))
 
 
@@ -133,5 +134,16 @@ def snips(rewards: Any, target_p: Any, logging_p: Any, clip: float | None = None
     >>> snips([1, 1, 1, 0, 0, 0], target, logging)  # 4.5 / 9
     0.5
     """
-    weights, values = _weighted(rewards, target_p, logging_p, clip)
+    weights, values = weighted_rewards(rewards, target_p, logging_p, clip)
     return float(np.sum(weights * values) / np.sum(weights))
+
+
+# ---------------------------------------------------------------- registration
+
+for _function, _label, _title in (
+    (ips, "IPS", N_("IPS: the logged rewards weighted by target_p / logging_p, averaged")),
+    (snips, "SNIPS", N_("SNIPS: the IPS weighted rewards divided by the sum of the weights")),
+):
+    register(
+        Metric(_function.__name__, _function, label=_label, title=_title, inputs="rounds", cutoff="none")
+    )

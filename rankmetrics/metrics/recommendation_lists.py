@@ -120,8 +120,8 @@ class RecommendationLists:
                     "{name} has no entry for item {item!r}, recommended to user {user!r} at rank {rank}"
                 ).format(
                     name=name,
-                    item=_plain(self.items[self.codes[row, rank]]),
-                    user=_plain(self.users[row]),
+                    item=plain(self.items[self.codes[row, rank]]),
+                    user=plain(self.users[row]),
                     rank=int(rank) + 1,
                 )
             )
@@ -165,7 +165,7 @@ def recommendation_lists(recs: Any, k: Any = None, *, name: str = "recs") -> Rec
         return recs.cut(k)
     if isinstance(recs, Mapping):
         lists = _from_dict(recs, name)
-    elif _is_frame(recs):
+    elif is_frame(recs):
         lists = _from_frame(recs, name)
     elif isinstance(recs, np.ndarray) or (isinstance(recs, Sequence) and not isinstance(recs, (str, bytes))):
         lists = _from_array(recs, name)
@@ -179,11 +179,11 @@ def recommendation_lists(recs: Any, k: Any = None, *, name: str = "recs") -> Rec
     return lists.cut(k)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _is_frame(value: Any) -> bool:
+def is_frame(value: Any) -> bool:
     pandas = sys.modules.get("pandas")
     return pandas is not None and isinstance(value, pandas.DataFrame)
 
@@ -191,7 +191,7 @@ def _is_frame(value: Any) -> bool:
 def _empty(name: str, user: Any) -> ValueError:
     return ValueError(
         _("{name}: the list of user {user!r} is empty; every user needs at least one item").format(
-            name=name, user=_plain(user)
+            name=name, user=plain(user)
         )
     )
 
@@ -200,7 +200,7 @@ def _twice(name: str, user: Any, item: Any) -> ValueError:
     return ValueError(
         _(
             "{name}: item {item!r} appears twice in the list of user {user!r}; each item may appear once"
-        ).format(name=name, item=_plain(item), user=_plain(user))
+        ).format(name=name, item=plain(item), user=plain(user))
     )
 
 
@@ -210,7 +210,7 @@ def _from_dict(recs: Mapping, name: str) -> RecommendationLists:
     code_of: dict[Hashable, int] = {}
     rows = []
     for user, items in recs.items():
-        where = f"{name}[{_plain(user)!r}]"
+        where = f"{name}[{plain(user)!r}]"
         if isinstance(items, Mapping):
             items = _by_score(items, where)
         if not items:
@@ -233,7 +233,7 @@ def _by_score(scored: Mapping, where: str) -> list:
         item = list(scored)[int(np.flatnonzero(np.isnan(scores))[0])]
         raise ValueError(
             _("{where}: the score of item {item!r} is NaN; every score must be a number").format(
-                where=where, item=_plain(item)
+                where=where, item=plain(item)
             )
         )
     order = np.argsort(-scores, kind="stable")
@@ -302,7 +302,7 @@ def _from_frame(frame: Any, name: str) -> RecommendationLists:
         row = int(np.flatnonzero(np.isnan(values))[0])
         raise ValueError(
             _("{name}: column {column!r}, row {row}: {value!r} is not a number").format(
-                name=name, column=order_by, row=row, value=_plain(frame[order_by].iloc[row])
+                name=name, column=order_by, row=row, value=plain(frame[order_by].iloc[row])
             )
         )
     users, user_labels = pd.factorize(frame["user_id"], sort=False)

@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, show, to_float_array
-from ..i18n import _
+from ..i18n import N_, _
+from ..registry import Metric, register
 
 METRICS = ("HR@k", "nDCG@k", "MRR", "MRR@k", "P@k", "AP", "AUC")
 _NEEDS_K = ("HR", "nDCG", "P")
@@ -586,3 +587,7 @@ def simulate_sampled_metric(
         "sampled": float(np.mean(_metric_at(name, k, sampled, n_negatives + 1))),
         "corrected": corrected_sampled_metric(metric, sampled, n_items, n_negatives, method, gamma, replace),
     }
+
+
+_TITLE = N_("Sampled metric: its expected value when the held-out item is ranked among sampled negatives")
+register(Metric("sampled_expectation", sampled_expectation, "E[M]", _TITLE, inputs="held_out", cutoff="none"))

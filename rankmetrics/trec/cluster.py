@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import _
-from . import files, frames
+from . import files, frames, presets
 from .conventions import UNSET, Conventions
 from .evaluation import AbsentQueriesWarning, shown_ids
 from .io.blocks import lines, text_blocks
@@ -65,7 +65,7 @@ def plan(metrics: Any, conventions: Mapping[str, Any]) -> Plan:
     base = options.pop("conventions", None)
     measures = parse_metrics(metrics)
     resolved = Conventions.resolve(
-        like, base=base, **{k: options[k] for k in options if options[k] is not UNSET}
+        presets.find(like), base=base, **{k: options[k] for k in options if options[k] is not UNSET}
     )
     if resolved.ties == "input_order":
         raise ValueError(

@@ -20,6 +20,7 @@ import warnings
 from typing import Any
 
 from ..i18n import _, ngettext
+from . import presets
 from .conventions import MISSING, REFERENCES, SCORE_PRECISIONS, TIES, Conventions
 
 FORMATS = ("table", "tsv", "csv", "json")
@@ -197,7 +198,7 @@ def conventions_from(args: argparse.Namespace) -> Conventions:
             given[name] = _number(text, "--" + option.replace("_", "-")) if kind == "number" else text
     if args.judged_only:
         given["judged_only"] = True
-    return Conventions.resolve(args.like, **given)
+    return Conventions.resolve(presets.find(args.like), **given)
 
 
 def _footer(n_queries: int, c: Conventions) -> str:
@@ -324,7 +325,7 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
     """The output of ``rankmetrics compare``: each run against the first."""
     from .. import __version__
     from ..tables import text_table
-    from .compare import compare
+    from .compare import alternative_label, compare
 
     if len(args.runs) < 2:
         raise CommandError(_("give two run files or more to compare (the first is the baseline)"))
@@ -388,7 +389,7 @@ def run_compare(args: argparse.Namespace) -> tuple[str, list[str]]:
                 "{measures} measures; {resamples} resamples, seed {seed}."
             ).format(
                 queries=len(result.a.queries),
-                alternative=settings.get("alternative"),
+                alternative=alternative_label(settings.get("alternative")),
                 ci_method=settings.get("ci_method"),
                 measures=settings["hypotheses"],
                 resamples=resamples,

@@ -23,12 +23,25 @@ from .. import _validation as v
 from ..i18n import N_, _
 from ..registry import Metric
 from ..tables import html_table, text_table
+from . import presets
 from .conventions import Conventions
-from .evaluate import Evaluation, evaluate_measures
+from .evaluate import Evaluation, evaluate_measures, explaining
 from .evaluation import summary_terms
 from .names import parse_metrics
 
 ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def alternative_label(alternative: str) -> str:
+    """How a caption names the test's alternative (``alternative=`` is the argument's value)."""
+    labels = {
+        "two-sided": _("two-sided"),
+        "greater": _("one-sided: is b greater?"),
+        "less": _("one-sided: is b less?"),
+    }
+    return labels.get(alternative, str(alternative))
+
+
 CI_METHODS = ("BCa", "percentile", "basic")
 
 # Differences this close to constant make the t statistic 0/0 and the
@@ -201,7 +214,7 @@ class Comparison:
                 "n_resamples={n_resamples}, random_state={random_state}"
             ).format(
                 queries=len(self.queries),
-                alternative=s.get("alternative"),
+                alternative=alternative_label(s.get("alternative")),
                 ci_method=s.get("ci_method"),
                 metrics=s.get("hypotheses", len(self.results)),
                 n_resamples=s.get("n_resamples"),
@@ -378,9 +391,11 @@ def compare(
             ).format(text=", ".join(map(repr, text)))
         )
     chunk_queries = v.check_k(conventions.pop("chunk_queries", None), "chunk_queries")
-    settings = Conventions.resolve(like, base=conventions.pop("conventions", None), **conventions)
-    a = evaluate_measures(qrels, run_a, measures, settings, chunk_queries)
-    b = evaluate_measures(qrels, run_b, measures, settings, chunk_queries)
+    settings = Conventions.resolve(
+        presets.find(like), base=conventions.pop("conventions", None), **conventions
+    )
+    a = explaining(evaluate_measures(qrels, run_a, measures, settings, chunk_queries), qrels, run_a)
+    b = explaining(evaluate_measures(qrels, run_b, measures, settings, chunk_queries), qrels, run_b)
     if a.queries != b.queries:
         only_a = sorted(set(a.queries) - set(b.queries))
         only_b = sorted(set(b.queries) - set(a.queries))

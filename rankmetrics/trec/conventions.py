@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from .. import _validation as v
-from ..i18n import _
+from ..i18n import N_, _
 from ..metrics.conventions import (
     DISCOUNTS,
     EVALUATE_AP_DENOMINATORS,
@@ -92,29 +92,95 @@ UNSET: Any = _Unset()
 
 @dataclass(frozen=True)
 class Preset:
-    """Defaults that reproduce one reference implementation; explicit arguments override them."""
+    """Defaults that reproduce one reference implementation; explicit arguments override them.
+
+    The presets by name, and how one is added, are in :mod:`rankmetrics.trec.presets`.
+    """
 
     name: str
     description: str
     settings: Mapping[str, Any]
 
+    def card_notes(self, conventions: Conventions) -> list[str]:
+        """Lines the conventions card prints under its table for this preset (none)."""
+        return []
 
-PRESETS: dict[str, Preset] = {}
+
+# The data on which a library crashes or returns a value outside [0, 1]; a preset refuses
+# a measure on such data by naming the case (LibraryPreset.cases).
+CASES = {
+    "user_without_test": N_("a user with a list but no test item"),
+    "empty_list": N_("a user with test items and an empty list"),
+    "no_hit": N_("a user whose list holds none of its test items"),
+    "tied_test_items": N_("a test item tied with another item, in a user's top k"),
+    "tied_scores": N_("tied scores in a user's top k"),
+    "short_list": N_("a list shorter than k"),
+    "adjacent_hits": N_("two test items next to each other in a user's top k"),
+    "nonpositive_relevant": N_("a test item scored <= 0 in a user's list"),
+}
 
 
-def register_preset(preset: Preset) -> Preset:
-    """Add a preset; every setting it names must be a field of :class:`Conventions`."""
-    known = set(_setting_names())
-    unknown = sorted(set(preset.settings) - known)
-    if unknown:
-        raise ValueError(
-            _("preset {name!r} sets unknown conventions {unknown}").format(name=preset.name, unknown=unknown)
-        )
-    if preset.name in PRESETS:
-        raise ValueError(_("preset {name!r} is registered twice").format(name=preset.name))
-    Conventions.resolve(**preset.settings)  # every value must be valid
-    PRESETS[preset.name] = preset
-    return preset
+@dataclass(frozen=True)
+class LibraryPreset(Preset):
+    """A preset for a library that offers only some measures, or follows them only so far.
+
+    ``measures`` are the registered metric families the preset reproduces
+    (:data:`rankmetrics.registry.METRICS` names); ``refused`` says, per family
+    the library offers but the preset cannot follow, why; ``tolerance`` is how
+    closely the library's own values are reproduced (0: exactly); ``versions``
+    the library versions whose source the rules were read from. ``requires``
+    names, per family, the settings it is reproduced under only (an explicit
+    argument that changes one refuses that family; the reason is
+    ``refused["family:setting"]``).
+
+    The recommender libraries' presets (:mod:`rankmetrics.trec.presets_recsys`) also say,
+    per family, the ``cases`` of data on which the library crashes or leaves [0, 1]
+    (:data:`CASES`; the reason is ``refused["family:case"]``); the families it computes
+    only over the whole list (``uncut``); ``tie_order``, why the library's order of equal
+    scores is undefined (a warning then names the users with ties in the top k); and
+    ``notes`` for the card.
+    """
+
+    measures: tuple[str, ...] = ()
+    refused: Mapping[str, str] = field(default_factory=dict)
+    requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    tolerance: float = 0.0
+    versions: str = ""
+    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    uncut: tuple[str, ...] = ()
+    tie_order: str = ""
+    notes: tuple[str, ...] = ()
+    recommender: bool = False
+
+    def card_notes(self, conventions: Conventions) -> list[str]:
+        """A recommender preset's rules in a recommender's words: which users count, what is refused."""
+        if not self.recommender:
+            return []
+        notes = [
+            _("a user with test items but no list: scored 0 (missing=zero)")
+            if conventions.missing == "zero"
+            else _("a user with test items but no list: left out of the mean (missing=skip)"),
+            _("a user with a list but no test item: scored 0 (unjudged=zero)")
+            if conventions.unjudged == "zero"
+            else _("a user with a list but no test item: left out of the mean (unjudged=skip)"),
+        ]
+        if conventions.averaging == "micro":
+            notes.append(
+                _("P@k and recall@k: the sum of hits over the sum of denominators (averaging=micro)")
+            )
+        for family, cases in self.cases.items():
+            for case in cases:
+                notes.append(
+                    _("refused: {family} on {case}: {why}").format(
+                        family=family, case=_(CASES[case]), why=_(self.refused[f"{family}:{case}"])
+                    )
+                )
+        if self.tie_order:
+            notes.append(
+                _("tie order: {why}; a warning names the users with ties").format(why=_(self.tie_order))
+            )
+        notes.extend(_(note) for note in self.notes)
+        return notes
 
 
 @dataclass(frozen=True, eq=False)  # equality as a mapping of the settings
@@ -180,7 +246,8 @@ class Conventions(Mapping):
     max_documents : positive int or None, default None
         Keep only each query's first documents (trec_eval's ``-M``).
     preset : str or None
-        The preset that supplied defaults, if any.
+        The name of the preset that supplied defaults, if any (``chosen_preset``
+        is the preset itself).
     """
 
     reference: str = "trec_eval-10"
@@ -199,7 +266,7 @@ class Conventions(Mapping):
     fractional_grades: str = "error"
     judged_only: bool = False
     max_documents: int | None = None
-    preset: str | None = None
+    chosen_preset: Preset | None = field(default=None, repr=False)
     excluded: Mapping[str, int] | None = None  # exclude=: seen items removed per user (not a setting)
     _sources: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
 
@@ -253,9 +320,12 @@ class Conventions(Mapping):
 
     @classmethod
     def resolve(
-        cls, preset: str | None = None, *, base: Conventions | None = None, **arguments: Any
+        cls, preset: Preset | None = None, *, base: Conventions | None = None, **arguments: Any
     ) -> Conventions:
         """The default, overridden by ``preset``'s settings, overridden by the given arguments.
+
+        A preset is found by its name with :func:`rankmetrics.trec.presets.find`
+        (``Conventions.resolve(find("ranx"), ties="average")``).
 
         ``base``, an earlier :class:`Conventions`, stands in for the default
         and the preset (its sources are kept). An argument whose value is
@@ -281,22 +351,18 @@ class Conventions(Mapping):
                 raise ValueError(
                     _("give like= or conventions=, not both: conventions already has its preset")
                 )
-            chosen, preset = dict(base), base.preset
+            chosen, preset = dict(base), base.chosen_preset
             earlier = dict(base._sources)
         else:
-            chosen = {}
-            if preset is not None:
-                from . import presets  # noqa: F401  (registers the library presets on first use)
-
-                if not isinstance(preset, str) or preset not in PRESETS:
-                    offered = ", ".join(map(repr, PRESETS)) or _("none")
-                    raise ValueError(
-                        _("like must be one of {offered}; got {preset}").format(
-                            offered=offered, preset=v.show(preset)
-                        )
-                    )
-                chosen = dict(PRESETS[preset].settings)
-            earlier = {name: f"preset {preset}" for name in chosen}
+            if preset is not None and not isinstance(preset, Preset):
+                raise ValueError(
+                    _(
+                        "preset must be a Preset (rankmetrics.trec.presets.find gives one by its name); "
+                        "got {preset}"
+                    ).format(preset=v.show(preset))
+                )
+            chosen = dict(preset.settings) if preset is not None else {}
+            earlier = {name: f"preset {preset.name}" for name in chosen}
         if earlier.get("score_precision", "").startswith("reference"):
             del chosen["score_precision"], earlier["score_precision"]  # derive it again below
         settings = {**chosen, **given}
@@ -310,7 +376,12 @@ class Conventions(Mapping):
             return derived if name == "score_precision" else "default"
 
         sources = tuple((name, source(name)) for name in names)
-        return cls(**settings, preset=preset, _sources=sources)
+        return cls(**settings, chosen_preset=preset, _sources=sources)
+
+    @property
+    def preset(self) -> str | None:
+        """The name of the preset that supplied defaults, if any."""
+        return None if self.chosen_preset is None else self.chosen_preset.name
 
     @property
     def recall_rank(self) -> str:
@@ -332,9 +403,15 @@ class Conventions(Mapping):
         """A text table of every setting, its value and where it came from."""
         rows = [[name, _shown(name, self[name]), _source_shown(self.source(name))] for name in self]
         table = text_table([_("setting"), _("value"), _("from")], rows, ["left", "left", "left"])
-        from .presets_recsys import card_notes  # the recommender's words: users, seen items, refusals
-
-        notes = card_notes(self)
+        notes = []
+        if self.excluded is not None:
+            notes.append(
+                _("exclude=: {count} seen items removed before the cut, from {users} users' lists").format(
+                    count=sum(self.excluded.values()), users=len(self.excluded)
+                )
+            )
+        if self.chosen_preset is not None:
+            notes.extend(self.chosen_preset.card_notes(self))  # a recommender preset's rules
         return table + ("\n\n" + "\n".join(notes) if notes else "")
 
     # Mapping: the settings by name (preset and sources are not settings).
@@ -351,7 +428,9 @@ class Conventions(Mapping):
 
 
 def _setting_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(Conventions) if f.name not in ("preset", "excluded", "_sources"))
+    return tuple(
+        f.name for f in fields(Conventions) if f.name not in ("chosen_preset", "excluded", "_sources")
+    )
 
 
 def _shown(name: str, value: Any) -> str:

@@ -1,41 +1,30 @@
 """Evaluate a run over many queries, with trec_eval's conventions by default.
 
-:func:`evaluate` turns judgements and a run (TREC files or dicts) into one
-padded grade array per metric family and hands it to the package's batch
-metrics through each registered metric's ``evaluate`` hook
-(:mod:`rankmetrics.registry`), so every formula still lives in exactly one
-place. The names are read by :mod:`rankmetrics.trec.names`, the settings
-checked once by :mod:`rankmetrics.trec.conventions`; reading, grouping by
-query and ranking are done by :mod:`rankmetrics.trec.files` and
-:mod:`rankmetrics.trec.ranking`, a group of queries at a time when
-``chunk_queries`` is given, so that a run file of ten million lines is scored
-in bounded memory by the very same code. The result is an
-:class:`~rankmetrics.trec.evaluation.Evaluation`.
+:func:`evaluate` reads the metric names (:mod:`rankmetrics.trec.names`) and
+checks the settings once (:mod:`rankmetrics.trec.conventions`, a preset by
+name from :mod:`rankmetrics.trec.presets`); :func:`rankmetrics.trec.scoring.evaluate_measures`
+scores every query, through each registered metric's ``evaluate`` hook, so
+every formula still lives in exactly one place. The result is an
+:class:`~rankmetrics.trec.evaluation.Evaluation`, handed the explainer of one
+query (:mod:`rankmetrics.trec.query_explanation`) when its inputs can be read
+again.
 """
 
 from __future__ import annotations
 
 import os
-import warnings
-from collections.abc import Sequence
 from dataclasses import replace
-from itertools import compress
+from functools import partial
 from typing import Any
 
-import numpy as np
-
 from .. import _validation as v
-from .._arrays import sequential_sum
-from ..i18n import _
-from ..metrics.trec_measures import judged_counts
-from ..registry import METRICS, Columns
-from . import files, frames, presets, ranking
-from . import presets_recsys as recsys
+from . import presets
 from .conventions import MISSING, SCORE_PRECISIONS, TIES, UNSET, Conventions
-from .evaluation import AbsentQueriesWarning, Evaluation, shown_ids
+from .evaluation import Evaluation
 from .names import Measure, known_metrics, parse_metric, parse_metrics
-from .records import Records
+from .query_explanation import explain_query
 from .recsys_frames import exclude_seen
+from .scoring import evaluate_measures
 
 __all__ = [
     "MISSING",
@@ -46,13 +35,11 @@ __all__ = [
     "Measure",
     "evaluate",
     "evaluate_measures",
+    "explaining",
     "known_metrics",
     "parse_metric",
     "parse_metrics",
 ]
-
-# trec_eval floors each AP at this value before taking the geometric mean (gm_map).
-_GM_FLOOR = 0.00001
 
 
 def evaluate(
@@ -236,7 +223,7 @@ def evaluate(
         ``int(r * R + 0.9)`` in 9.x. ``"trec_eval-9"`` reproduces
         pytrec_eval and ir_measures.
     like : str, optional
-        A preset (:data:`rankmetrics.trec.conventions.PRESETS`,
+        A preset (:data:`rankmetrics.trec.presets.PRESETS`,
         :mod:`rankmetrics.trec.presets`): defaults that reproduce a reference
         implementation: ``"trec_eval-10"``, ``"trec_eval-9"`` (pytrec_eval,
         ir_measures), ``"ranx"``, ``"sklearn"``, ``"torchmetrics"``,
@@ -327,7 +314,7 @@ def evaluate(
     """
     measures = parse_metrics(metrics)
     settings = Conventions.resolve(
-        like,
+        presets.find(like),
         base=conventions,
         relevance_level=relevance_level,
         missing=missing,
@@ -349,212 +336,23 @@ def evaluate(
     if chunk_queries is not None:
         chunk_queries = v.check_k(chunk_queries, "chunk_queries")
     if exclude is None:
-        return evaluate_measures(qrels, run, measures, settings, chunk_queries)
+        return explaining(evaluate_measures(qrels, run, measures, settings, chunk_queries), qrels, run)
     run, removed = exclude_seen(run, exclude)
     settings = replace(settings, excluded=removed)  # the card says how many were removed
-    return replace(evaluate_measures(qrels, run, measures, settings, chunk_queries), excluded=removed)
+    result = evaluate_measures(qrels, run, measures, settings, chunk_queries)
+    return replace(explaining(result, qrels, run), excluded=removed)
 
 
-def evaluate_measures(
-    qrels: Any,
-    run: Any,
-    measures: list[Measure],
-    conventions: Conventions,
-    chunk_queries: int | None = None,
-) -> Evaluation:
-    """:func:`evaluate` for parsed measures and checked conventions (what compare and the CLI call)."""
-    c = conventions
-    presets.check_measures(c, measures)
-    if c.ties == "average":
-        _check_averaged(measures, c.denominator, c.max_documents)
-    uses_ndcg = any(m.family == "ndcg" for m in measures)
-    whole = (
-        any(m.needs_whole_list for m in measures)
-        or (uses_ndcg and c.ideal == "listed")
-        or (c.recall_denominator == "listed_relevant" and any(m.family == "recall" for m in measures))
-        or recsys.needs_whole_list(c, measures)
-    )
-    deepest = max((m.k for m in measures if m.k is not None), default=1)
-    # Averaging a tie group needs all of it, wherever it ends: rank the whole list.
-    depth = None if whole or c.ties == "average" else deepest
-    qrels_given = qrels
-    # pandas DataFrames (ir_measures' columns) become the reader's records; files and dicts go on as they are.
-    qrels = files.judged(frames.judgements(qrels, c.fractional_grades), c.fractional_grades)
-    if not qrels:
-        raise ValueError(_("qrels holds no judgement at all"))
+def explaining(result: Evaluation, qrels: Any, run: Any) -> Evaluation:
+    """``result`` with its explainer: :meth:`Evaluation.explain` reads ``qrels`` and ``run`` again.
 
-    tied: list[str] = []  # users with tied scores in the top k, for a library whose tie order is undefined
-    weights: dict[str, list[np.ndarray]] = {}  # averaging="micro": each part's denominators, per measure
-
-    def score(groups: Records) -> dict[str, np.ndarray]:
-        # unjudged="zero": a query of the run without judgements is ranked against none.
-        ranked = ranking.rank(groups, qrels, depth, c.ties, c.score_precision, c.judged_only, c.max_documents)
-        tied.extend(recsys.check_data(c, measures, groups, ranked, deepest))
-        return _score(ranked, measures, c, weights)
-
-    queries: list[str] = []
-    parts: list[dict[str, np.ndarray]] = []
-    in_run: set[str] = set()
-    unjudged: set[str] = set()
-    noted: dict[str, str] = {}  # the run file's last tag: trec_eval's runid
-    for groups in frames.run_records(run, chunk_queries, noted):
-        in_run.update(groups.qids)
-        judged = qrels.rows(groups.qids) >= 0  # one look-up per query, in C
-        unjudged.update(compress(groups.qids, (~judged).tolist()))
-        if c.unjudged != "zero":
-            groups = groups.take(np.flatnonzero(judged))
-        if len(groups):
-            queries.extend(groups.qids)
-            parts.append(score(groups))
-    absent = sorted(set(qrels) - in_run)
-    if absent and c.missing == "zero":
-        queries.extend(absent)
-        parts.append(score(Records.empty(absent)))
-    if not queries:
-        raise ValueError(
-            _("no query is both judged and in the run: the qrels judge {qrels}; the run has {in_run}").format(
-                qrels=_list(sorted(qrels)), in_run=_list(sorted(in_run)) or _("none")
-            )
-        )
-    if absent and c.missing == "skip":
-        warnings.warn(
-            AbsentQueriesWarning(len(absent), shown_ids(absent)),
-            stacklevel=2,
-        )
-    if tied:
-        recsys.warn_ties(c, sorted(tied), deepest)
-
-    order = sorted(range(len(queries)), key=queries.__getitem__)  # trec_eval's order: as text
-    at = np.array(order, dtype=np.int64)  # one conversion, not one per measure
-    per_query = {m.name: np.concatenate([part[m.name] for part in parts])[at] for m in measures}
-    run_id = noted.get("tag", "")  # a run given as a dict has no tag
-    for m in measures:
-        if m.metric.summary == "run_id":  # known only once the whole run is read
-            per_query[m.name] = np.full(len(queries), run_id, dtype=object)
-    summary = {m.name: _summarise(m, per_query[m.name], run_id) for m in measures}
-    for name, parts_weights in weights.items():  # averaging="micro": hits summed over denominators summed
-        summary[name] = recsys.micro_mean(per_query[name], np.concatenate(parts_weights)[at])
-    return Evaluation(
-        tuple(map(queries.__getitem__, order)),
-        per_query,
-        summary,
-        tuple(absent),
-        tuple(sorted(unjudged)),
-        c,
-        (qrels_given, run) if _rereadable(qrels_given) and _rereadable(run) else (),
-    )
+    Paths and dicts can be read again; an open file or a DataFrame cannot,
+    and its evaluation explains nothing (``explain`` says so).
+    """
+    if not (_rereadable(qrels) and _rereadable(run)):
+        return result
+    return replace(result, explainer=partial(explain_query, qrels, run, conventions=result.conventions))
 
 
 def _rereadable(source: Any) -> bool:
-    """A path or a dict can be read again (Evaluation.explain); an open file cannot."""
     return isinstance(source, (str, os.PathLike, dict))
-
-
-def _check_averaged(measures: list[Measure], denominator: str, max_documents: int | None) -> None:
-    """ties="average" only for the metrics that compute an expectation; refuse the rest by name."""
-    refused = [m.name for m in measures if not m.metric.averages_ties]
-    if refused:
-        offered = ", ".join(m.name for m in METRICS.values() if m.averages_ties)
-        raise ValueError(
-            _(
-                "ties='average' is not available for {refused}; it is for: {offered}. Use "
-                "ties='docno_descending' (trec_eval) for the others"
-            ).format(refused=", ".join(map(repr, refused)), offered=offered)
-        )
-    if denominator == "retrieved_relevant" and any(m.family == "average_precision" for m in measures):
-        raise ValueError(
-            _(
-                "ties='average' does not go with denominator='retrieved_relevant': AP would then "
-                "divide by a count that itself depends on the order of the tied documents"
-            )
-        )
-    if max_documents is not None:
-        raise ValueError(_("ties='average' does not go with max_documents: the cut could split a tie group"))
-
-
-def _list(ids: Sequence[str], shown: int = 10) -> str:
-    return shown_ids(list(ids), shown)
-
-
-def _score(
-    ranked: ranking.Ranked, measures: list[Measure], c: Conventions, weights: dict[str, list[np.ndarray]]
-) -> dict[str, np.ndarray]:
-    """Every metric for a group of ranked queries: one value per query, by the metric's own hook.
-
-    With ``averaging="micro"``, each P@k's and recall@k's denominators are added to ``weights``.
-    """
-    level = c.relevance_level
-    uses_ndcg = any(m.family == "ndcg" for m in measures)
-    width = ranked.grades.shape[1]
-    n_relevant, n_nonrelevant = judged_counts(ranked.judged_grades, level)
-    columns = Columns(
-        binary=(ranked.judged & (ranked.grades >= level)).astype(float),
-        graded=np.maximum(ranked.grades, 0.0),  # nDCG: raw grades, a negative one earns nothing
-        # nDCG's ideal ranking: every judged grade of the query (padding and negatives count 0).
-        best=np.maximum(ranked.judged_grades, 0.0) if uses_ndcg and c.ideal == "judged" else None,
-        n_relevant=n_relevant,
-        n_retrieved=ranked.n_retrieved,
-        gain=c.gain,
-        denominator=c.denominator,
-        judged=ranked.judged & (ranked.grades >= 0),
-        pooled=ranked.judged,
-        retrieved=np.arange(width) < ranked.n_retrieved[:, None],
-        n_nonrelevant=n_nonrelevant,
-        judged_grades=ranked.judged_grades,
-        tie_start=ranked.tie_start,
-        tie_end=ranked.tie_end,
-        recall_rank=c.recall_rank,
-        discount=c.discount,
-        ideal=c.ideal,
-        precision_denominator=c.precision_denominator,
-        recall_denominator=c.recall_denominator,
-    )
-    # Names that ask for the very same computation (map and gm_map both ask for AP per query,
-    # bpref and gm_bpref for bpref) share its values; only their summaries differ.
-    computed: dict[tuple, np.ndarray] = {}
-    values = {}
-    for m in measures:
-        same = (m.metric.evaluate, m.k, m.parameter, m.relevance_level, m.gain)
-        if same not in computed:
-            computed[same] = _value(m, columns)
-        values[m.name] = computed[same]
-        if c.averaging == "micro" and m.family in ("precision", "recall"):
-            weights.setdefault(m.name, []).append(recsys.micro_weights(m, columns))
-    return values
-
-
-def _value(m: Measure, columns: Columns) -> np.ndarray:
-    if m.relevance_level is not None or m.gain is not None:
-        columns = _for_measure(columns, m)
-    if m.parameter is None:
-        return m.metric.evaluate(columns, m.k)
-    return m.metric.evaluate(columns, m.k, m.parameter)
-
-
-def _for_measure(columns: Columns, m: Measure) -> Columns:
-    """The columns under one measure's own relevance level or gain (``P(rel=2)@5``)."""
-    if m.relevance_level is None:
-        return replace(columns, gain=m.gain)
-    # rel > 0, so the clipped grades decide relevance as the raw ones would.
-    n_relevant, n_nonrelevant = judged_counts(columns.judged_grades, m.relevance_level)
-    return replace(
-        columns,
-        binary=(columns.pooled & (columns.graded >= m.relevance_level)).astype(float),
-        n_relevant=n_relevant,
-        n_nonrelevant=n_nonrelevant,
-        gain=m.gain or columns.gain,
-    )
-
-
-def _summarise(m: Measure, values: np.ndarray, run_id: str) -> float | str:
-    # trec_eval adds the queries' values one after another, in query order (its 'all' line),
-    # and so does sequential_sum: numpy's pairwise sum can print another last digit.
-    if m.metric.summary == "sum":
-        return float(sequential_sum(values))
-    if m.metric.summary == "geometric":
-        return float(np.exp(sequential_sum(np.log(np.maximum(values, _GM_FLOOR))) / values.size))
-    if m.metric.summary == "run_id":
-        return run_id
-    if m.metric.summary == "none":
-        return ""
-    return float(sequential_sum(values) / values.size)

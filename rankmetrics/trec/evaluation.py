@@ -7,7 +7,7 @@ text format (:meth:`Evaluation.to_trec_eval`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +16,9 @@ import numpy as np
 from ..i18n import _, ngettext
 from ..registry import Metric
 from ..tables import html_table, text_table
+from .frames import per_query_frame
 from .names import Measure, parse_metric, trec_eval_name
+from .recsys_frames import removed_text
 
 # trec_eval floors each value at this before taking a geometric mean (gm_map, gm_bpref).
 GM_FLOOR = 0.00001
@@ -69,8 +71,9 @@ class Evaluation:
     missing_queries: tuple[str, ...] = ()
     unjudged_queries: tuple[str, ...] = ()
     conventions: Mapping[str, Any] = field(default_factory=dict)
-    # (qrels, run) as given, when they can be read again (paths and dicts), for explain().
-    inputs: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    # explain(qid, metric), handed over by evaluate when the qrels and run can be read again
+    # (paths and dicts): rankmetrics.trec.query_explanation.explain_query on them.
+    explainer: Callable[[Any, str | None], Any] | None = field(default=None, repr=False, compare=False)
     # {user: number of seen items removed before the cut}, with evaluate(..., exclude=...).
     excluded: Mapping[str, int] = field(default_factory=dict)
 
@@ -103,7 +106,7 @@ class Evaluation:
         conventions are this evaluation's. Needs the qrels and run as paths or
         dicts (an open file has been read already).
         """
-        if not self.inputs:
+        if self.explainer is None:
             raise ValueError(
                 _(
                     "explain() needs the qrels and run as paths or dicts; this evaluation read them from "
@@ -111,9 +114,7 @@ class Evaluation:
                     "metric)"
                 )
             )
-        from .query_explanation import explain_query
-
-        return explain_query(*self.inputs, qid, metric, conventions=self.conventions)
+        return self.explainer(qid, metric)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain Python data: per-query values, the summary, and the conventions used.
@@ -131,9 +132,7 @@ class Evaluation:
 
     def to_pandas(self) -> Any:
         """The per-query values as a pandas DataFrame: a ``query_id`` column, then one column per metric."""
-        from .frames import per_query_frame  # pandas only when asked for
-
-        return per_query_frame(self)
+        return per_query_frame(self)  # pandas is imported only here
 
     def to_trec_eval(self, queries: bool = True) -> str:
         """The values in trec_eval's text format: ``measure <TAB> qid|all <TAB> value``.
@@ -220,8 +219,6 @@ class Evaluation:
                     absent,
                 ).format(count=absent)
         if self.excluded:
-            from .recsys_frames import removed_text
-
             text += removed_text(dict(self.excluded))
         from .. import __version__
 

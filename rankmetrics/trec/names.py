@@ -150,8 +150,8 @@ def parse_metric(name: Any, *, check_range: bool = True) -> Measure:
         With ``check_range=False`` such a measure is read unchecked and is
         computed as trec_eval computes it (``set_F.-0.5`` gives F = -2 at P = 1, R = 0.4), as
         a reproduction of trec_eval's output needs. Cutoffs (at least 1,
-        relstring's length included) and ir_measures' ``rel`` (above 0) are
-        checked either way: the package computes nothing else.
+        relstring's length included) and ir_measures' ``rel`` (a number, as
+        ``relevance_level`` takes it) are checked either way: the package computes nothing else.
 
     Examples
     --------
@@ -315,11 +315,12 @@ def _ir_measure(
     level = gain = parameter = None
     for key, value in values.items():
         if key == "rel":
-            if not _NUMBER.fullmatch(str(value)) or float(value) <= 0:
+            # Any level relevance_level= takes: P(rel=0)@5 is evaluate(..., relevance_level=0)'s P_5.
+            if not _NUMBER.fullmatch(str(value)):
                 raise ValueError(
-                    _("{text!r}: rel must be a positive number (a relevance level); got {value!r}").format(
-                        text=text, value=value
-                    )
+                    _(
+                        "{text!r}: rel must be a number (a relevance level, as relevance_level=); got {value!r}"
+                    ).format(text=text, value=value)
                 )
             level = check_level(float(value))
         elif key == "p":

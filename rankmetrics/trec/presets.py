@@ -26,46 +26,52 @@ libraries themselves computed (``benchmarks/peer_presets.py`` writes them to
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from .. import _validation as v
 from ..i18n import N_, _
-from .conventions import PRESETS, Preset, register_preset
+from .conventions import Conventions, LibraryPreset, Preset
+from .presets_recsys import RECOMMENDER_PRESETS
 
-__all__ = ["PRESETS", "LibraryPreset", "check_measures"]
+__all__ = ["PRESETS", "LibraryPreset", "Preset", "check_measures", "find", "register_preset"]
+
+#: Every preset by name, in the order registered: trec_eval's, the IR libraries', the recommenders'.
+PRESETS: dict[str, Preset] = {}
 
 
-@dataclass(frozen=True)
-class LibraryPreset(Preset):
-    """A preset for a library that offers only some measures, or follows them only so far.
+def register_preset(preset: Preset) -> Preset:
+    """Add a preset; every setting it names must be a field of :class:`Conventions`."""
+    unknown = sorted(set(preset.settings) - set(Conventions()))
+    if unknown:
+        raise ValueError(
+            _("preset {name!r} sets unknown conventions {unknown}").format(name=preset.name, unknown=unknown)
+        )
+    if preset.name in PRESETS:
+        raise ValueError(_("preset {name!r} is registered twice").format(name=preset.name))
+    Conventions.resolve(**preset.settings)  # every value must be valid
+    PRESETS[preset.name] = preset
+    return preset
 
-    ``measures`` are the registered metric families the preset reproduces
-    (:data:`rankmetrics.registry.METRICS` names); ``refused`` says, per family
-    the library offers but the preset cannot follow, why; ``tolerance`` is how
-    closely the library's own values are reproduced (0: exactly); ``versions``
-    the library versions whose source the rules were read from. ``requires``
-    names, per family, the settings it is reproduced under only (an explicit
-    argument that changes one refuses that family; the reason is
-    ``refused["family:setting"]``).
 
-    The recommender libraries' presets (:mod:`rankmetrics.trec.presets_recsys`) also say,
-    per family, the ``cases`` of data on which the library crashes or leaves [0, 1]
-    (:data:`~rankmetrics.trec.presets_recsys.CASES`; the reason is
-    ``refused["family:case"]``); the families it computes only over the whole list
-    (``uncut``); ``tie_order``, why the library's order of equal scores is undefined
-    (a warning then names the users with ties in the top k); and ``notes`` for the card.
+def find(like: str | None) -> Preset | None:
+    """The preset named ``like`` (``like=`` of evaluate, compare and the command line); None for None.
+
+    >>> find("sklearn").settings["ties"]
+    'average'
+    >>> find("sklearm")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: like must be one of 'trec_eval-10', 'trec_eval-9', 'ranx', 'sklearn', ...; got 'sklearm'
     """
-
-    measures: tuple[str, ...] = ()
-    refused: Mapping[str, str] = field(default_factory=dict)
-    requires: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    tolerance: float = 0.0
-    versions: str = ""
-    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    uncut: tuple[str, ...] = ()
-    tie_order: str = ""
-    notes: tuple[str, ...] = ()
-    recommender: bool = False
+    if like is None:
+        return None
+    if not isinstance(like, str) or like not in PRESETS:
+        raise ValueError(
+            _("like must be one of {offered}; got {preset}").format(
+                offered=", ".join(map(repr, PRESETS)), preset=v.show(like)
+            )
+        )
+    return PRESETS[like]
 
 
 def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> None:
@@ -74,8 +80,8 @@ def check_measures(conventions: Mapping[str, Any], measures: Sequence[Any]) -> N
     ``conventions`` is the resolved :class:`~rankmetrics.trec.conventions.Conventions`
     (its ``preset`` says which preset, if any, supplied the defaults).
     """
+    chosen = getattr(conventions, "chosen_preset", None)
     preset = getattr(conventions, "preset", None)
-    chosen = PRESETS.get(preset) if preset is not None else None
     if not isinstance(chosen, LibraryPreset):
         return
     reasons = []
@@ -281,5 +287,6 @@ register_preset(
 )
 
 # The recommender libraries' presets (RecBole, Recommenders, LensKit, Cornac, implicit, RecTools,
-# RePlay, Evidently, DaisyRec) and torchmetrics' retrieval measures.
-from . import presets_recsys  # noqa: F401
+# RePlay, Evidently, DaisyRec), defined in presets_recsys.
+for _library in RECOMMENDER_PRESETS:
+    register_preset(_library)

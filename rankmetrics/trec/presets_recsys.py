@@ -33,24 +33,10 @@ import numpy as np
 from ..i18n import N_, _
 from ..metrics.set_based import precision_divisor, recall_divisor
 from ..metrics.ties import tie_groups
-from .conventions import PRESETS, register_preset
+from .conventions import CASES, LibraryPreset
 from .evaluation import shown_ids
-from .presets import LibraryPreset
 
-__all__ = ["CASES", "UndefinedTieOrderWarning", "card_notes", "check_data"]
-
-# The data on which a library crashes or returns a value outside [0, 1]; a preset refuses
-# a measure on such data by naming the case (LibraryPreset.cases).
-CASES = {
-    "user_without_test": N_("a user with a list but no test item"),
-    "empty_list": N_("a user with test items and an empty list"),
-    "no_hit": N_("a user whose list holds none of its test items"),
-    "tied_test_items": N_("a test item tied with another item, in a user's top k"),
-    "tied_scores": N_("tied scores in a user's top k"),
-    "short_list": N_("a list shorter than k"),
-    "adjacent_hits": N_("two test items next to each other in a user's top k"),
-    "nonpositive_relevant": N_("a test item scored <= 0 in a user's list"),
-}
+__all__ = ["CASES", "RECOMMENDER_PRESETS", "UndefinedTieOrderWarning", "check_data"]
 
 _SIX = ("precision", "recall", "hit_rate", "reciprocal_rank", "average_precision", "ndcg")
 
@@ -70,8 +56,7 @@ class UndefinedTieOrderWarning(UserWarning):
 
 
 def _chosen(conventions: Any) -> LibraryPreset | None:
-    preset = getattr(conventions, "preset", None)
-    chosen = PRESETS.get(preset) if preset is not None else None
+    chosen = getattr(conventions, "chosen_preset", None)
     return chosen if isinstance(chosen, LibraryPreset) else None
 
 
@@ -222,54 +207,17 @@ def micro_mean(values: np.ndarray, weights: np.ndarray) -> float:
     return float((values * weights).sum() / total) if total else 0.0
 
 
-# ---------------------------------------------------------------- the card
-
-
-def card_notes(conventions: Any) -> list[str]:
-    """Lines under the conventions card: seen items removed, and a recommender preset's rules."""
-    notes = []
-    removed = getattr(conventions, "excluded", None)
-    if removed is not None:
-        notes.append(
-            _("exclude=: {count} seen items removed before the cut, from {users} users' lists").format(
-                count=sum(removed.values()), users=len(removed)
-            )
-        )
-    chosen = _chosen(conventions)
-    if chosen is None or not chosen.recommender:
-        return notes
-    notes.append(
-        _("a user with test items but no list: scored 0 (missing=zero)")
-        if conventions.missing == "zero"
-        else _("a user with test items but no list: left out of the mean (missing=skip)")
-    )
-    notes.append(
-        _("a user with a list but no test item: scored 0 (unjudged=zero)")
-        if conventions.unjudged == "zero"
-        else _("a user with a list but no test item: left out of the mean (unjudged=skip)")
-    )
-    if conventions.averaging == "micro":
-        notes.append(_("P@k and recall@k: the sum of hits over the sum of denominators (averaging=micro)"))
-    for family, cases in chosen.cases.items():
-        for case in cases:
-            notes.append(
-                _("refused: {family} on {case}: {why}").format(
-                    family=family, case=_(CASES[case]), why=_(chosen.refused[f"{family}:{case}"])
-                )
-            )
-    if chosen.tie_order:
-        notes.append(
-            _("tie order: {why}; a warning names the users with ties").format(why=_(chosen.tie_order))
-        )
-    notes.extend(_(note) for note in chosen.notes)
-    return notes
-
-
 # ---------------------------------------------------------------- the presets
 
 
+#: The recommender libraries' presets, in the order presets.py registers them.
+RECOMMENDER_PRESETS: list[LibraryPreset] = []
+
+
 def _register(name: str, description: str, settings: Mapping[str, Any], **rules: Any) -> None:
-    register_preset(LibraryPreset(name, description, settings, recommender=True, tolerance=1e-12, **rules))
+    RECOMMENDER_PRESETS.append(
+        LibraryPreset(name, description, settings, recommender=True, tolerance=1e-12, **rules)
+    )
 
 
 _TOPK = N_("torch.topk orders equal scores in an order PyTorch does not specify")

@@ -16,18 +16,20 @@ judgements, and its value is checked against the evaluation's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..i18n import N_, _, ngettext
 from ..tables import html_table, text_table
-from ..teaching.explain import Explanation, explain, explainable
-from . import files, ranking
+from . import files, presets, ranking
 from .conventions import Conventions
-from .evaluate import evaluate_measures
 from .names import parse_metric
 from .records import Records
+from .scoring import evaluate_measures
+
+if TYPE_CHECKING:
+    from ..teaching.explain import Explanation
 
 #: How each retrieved document stands, in trec_eval's terms (form_res_rels.c).
 #: Message ids: translate with ``_(STATUS[key])`` where shown.
@@ -176,7 +178,7 @@ def explain_query(
     >>> e.value, e.steps.value
     (0.5, 0.5)
     """
-    c = Conventions.resolve(like, base=conventions, **settings)
+    c = Conventions.resolve(presets.find(like), base=conventions, **settings)
     measure = parse_metric(metric) if metric is not None else None
     qid = str(qid)
     judgements = files.judgements(qrels, c.fractional_grades)
@@ -193,7 +195,7 @@ def explain_query(
         )
     one = groups.take([groups.qids.index(qid)])
     judged = judgements[qid]
-    docnos = list(one.docnos)
+    docnos = one.docnos.tolist()
     # Stand-in grades: position p as p (judged, grade >= 0) or -(p + 1) (negative grade or none).
     stand_in = {d: float(p) if judged.get(d, -1) >= 0 else -float(p + 1) for p, d in enumerate(docnos)}
     ranked = ranking.rank(
@@ -243,6 +245,10 @@ def explain_query(
 
 def _steps(measure: Any, rows: list[dict[str, Any]], judged: dict[str, Any], c: Conventions, value: Any):
     """The step table of the metric's public function on this ranking, when it reproduces the value."""
+    # The teaching code loads only when a step table is asked for: evaluate, which hands each
+    # Evaluation this module's explainer, loads none of it (tests/package/test_teaching_apart.py).
+    from ..teaching.explain import explain, explainable
+
     name = measure.metric.name
     if name not in explainable() or measure.metric.inputs == "trec":
         return (

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import _, ngettext
+from ..metrics.recommendation_lists import is_frame
 
 RECSYS_COLUMNS = {"user_id": "query_id", "item_id": "doc_id"}
 
@@ -62,8 +63,6 @@ def as_query_frame(frame: Any, kind: str) -> Any:
 
 def seen_items(exclude: Any) -> dict[str, set[str]]:
     """``exclude`` (a DataFrame ``user_id, item_id`` or a dict ``{user: items}``) as ``{user: {item}}``."""
-    from .frames import is_frame
-
     if is_frame(exclude):
         users, items = _seen_columns(exclude)
         seen: dict[str, set[str]] = {}
@@ -87,8 +86,6 @@ def exclude_seen(run: Any, exclude: Any) -> tuple[Any, dict[str, int]]:
     ``exclude`` has a list, the ids cannot be the same ids (user 7 against
     "u7", say) and that is a ValueError naming some of them.
     """
-    from .frames import is_frame
-
     if is_frame(run):
         return _exclude_from_frame(as_query_frame(run, "run"), exclude)
     seen = seen_items(exclude)
@@ -117,8 +114,6 @@ def _exclude_from_frame(frame: Any, exclude: Any) -> tuple[Any, dict[str, int]]:
     are written as text once, and the texts of both sides get shared codes.
     """
     import pandas as pd
-
-    from .frames import is_frame
 
     if is_frame(exclude):
         seen_users, seen_items_ = _seen_columns(exclude)

@@ -7,14 +7,17 @@ slack before the exit ticket) and in the lesson's details below ("### 도입(0�
 
 The minutes measured in the two rehearsals have one home, ``book/data/rehearsal.json``, shown by
 the authors' appendix ``appendix_lesson_rehearsal.ipynb``. Its slots are the plan's as rehearsed
-(round 2), before the slack was added; the tests check the file's shape and that the appendix
-shows the file as it is now (not a stale execution).
+(round 2): for lessons 1–3 before the slack was added; lesson 4 was rehearsed with its slack, and
+its card reads its timeline from the file (``lesson_cards.rehearsed_timeline``). The tests check
+the file's shape and that the appendix and the cards show the file as it is now (not a stale
+execution).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -24,6 +27,9 @@ BOOK = Path(__file__).resolve().parents[2] / "book"
 DATA = json.loads((BOOK / "data" / "rehearsal.json").read_text(encoding="utf-8"))
 PLAN = nbformat.read(BOOK / "lesson_plans.ipynb", as_version=4)
 APPENDIX = nbformat.read(BOOK / "appendix_lesson_rehearsal.ipynb", as_version=4)
+sys.path.insert(0, str(BOOK))
+import lesson_cards  # book/lesson_cards.py: the notebooks import it from book/
+
 ACTIVITIES = ("도입", "본 활동 1", "본 활동 2", "마무리")
 SLACK = "여유"
 TIMELINE_ROW = re.compile(r"^\| (\d+)–(\d+)분 \| (?:\*\*)?([^:*|]+?)(?:\*\*)?: .*\| (\d+) \|$", re.MULTILINE)
@@ -65,10 +71,10 @@ def activity_text(section: str, name: str) -> str:
 
 
 def test_every_lesson_has_a_card():
-    assert sorted(cards()) == [lesson["lesson"] for lesson in DATA["lessons"]] == [1, 2, 3]
+    assert sorted(cards()) == [lesson["lesson"] for lesson in DATA["lessons"]] == [1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("lesson", [1, 2, 3], ids=lambda n: f"lesson{n}")
+@pytest.mark.parametrize("lesson", [1, 2, 3, 4], ids=lambda n: f"lesson{n}")
 def test_the_card_timeline_is_50_minutes_with_slack_before_the_exit(lesson):
     rows = timeline(cards()[lesson])
     names = [name for name, *_ in rows]
@@ -81,7 +87,7 @@ def test_the_card_timeline_is_50_minutes_with_slack_before_the_exit(lesson):
     assert f"| | 합계 (여유 {slack}분 포함) | 50 |" in cards()[lesson]
 
 
-@pytest.mark.parametrize("lesson", [1, 2, 3], ids=lambda n: f"lesson{n}")
+@pytest.mark.parametrize("lesson", [1, 2, 3, 4], ids=lambda n: f"lesson{n}")
 def test_the_details_keep_the_cards_minutes(lesson):
     section = lesson_text(lesson)
     for name, start, end, minutes in timeline(cards()[lesson]):
@@ -105,14 +111,34 @@ def test_homework_minutes_agree(lesson):
 def test_rehearsed_slots_tiled_the_lesson(lesson):
     slots = [tuple(a["slot"]) for a in lesson["activities"] if a.get("slot")]
     assert [a["name"] for a in lesson["activities"] if a.get("slot")] == list(ACTIVITIES)
+    if "slack" in lesson:  # rehearsed with its slack: the slack lies just before the exit ticket
+        slots.insert(-1, tuple(lesson["slack"]))
+        assert lesson["slack"][1] - lesson["slack"][0] >= 3
     assert slots[0][0] == 0 and slots[-1][1] == 50
     assert all(slots[i][1] == slots[i + 1][0] for i in range(len(slots) - 1))
+
+
+def test_a_card_rehearsed_with_its_slack_reads_its_minutes_from_the_record():
+    """Lesson 4's card has no typed minutes: its rows are the record's slots and the slack between them."""
+    lesson = next(lesson for lesson in DATA["lessons"] if lesson["lesson"] == 4)
+    expected = [
+        (a["name"], *a["slot"], a["slot"][1] - a["slot"][0]) for a in lesson["activities"] if "slot" in a
+    ]
+    start, end = lesson["slack"]
+    expected.insert(-1, (SLACK, start, end, end - start))
+    assert timeline(cards()[4]) == expected
+    source = next(c.source for c in PLAN.cells if "number=4," in c.source)
+    lesson_4 = source.split("number=4,", 1)[1]
+    assert "rehearsed_timeline(" in lesson_4 and "homework_minutes(4)" in lesson_4
+    assert not re.search(r"Step\(", lesson_4), "lesson 4's steps come from the record, not typed"
 
 
 def test_measured_minutes_are_well_formed():
     keys = ("round1_student", "round2_student", "round1_teacher", "round2_teacher")
     assert set(DATA["rounds"]) == {"round1", "round2"}
-    for about in DATA["rounds"].values():
+    own_rounds = [lesson["rounds"] for lesson in DATA["lessons"] if "rounds" in lesson]  # lesson 4's own
+    assert len(own_rounds) == 1
+    for about in [*DATA["rounds"].values(), *(r for rounds in own_rounds for r in rounds.values())]:
         assert {"who", "student_rule", "teacher_rule"} <= set(about)
     for lesson in DATA["lessons"]:
         for activity in lesson["activities"]:
@@ -167,3 +193,31 @@ def test_the_rehearsal_logs_left_the_teachers_page():
     for heading in ("## 1차 리허설에서 드러난 문제와 고친 것", "## 2차 리허설에서 드러난 문제와 고친 것"):
         assert heading in appendix and heading.lstrip("#").strip() not in plan
     assert "rehearsal.json" not in "\n".join(c.source for c in PLAN.cells)
+
+
+def test_the_teachers_reading_time_counts_syllables_and_digits_in_quotes():
+    # 칠, 판, 에 (3) and 1, 0 (2); the parentheses, the comma and "HR@" are not read as syllables
+    assert lesson_cards.spoken_syllables("칠판에 HR@10, (") == 5
+    section = (
+        '- **교사**: "하나 둘" 하고 칠판에 적습니다. "셋 4"\n'
+        '- **학생**: "읽지 않음"\n'
+        '- **교사**(정리): "다섯"'
+    )
+    assert lesson_cards.teacher_words(section) == "하나 둘 셋 4 다섯"  # only the teacher's quoted words
+    assert lesson_cards.spoken_syllables(lesson_cards.teacher_words(section)) == 2 + 1 + 1 + 1 + 2
+
+
+def test_the_appendix_times_lesson_four_scripts_at_the_rule_rate():
+    cell = next(c for c in APPENDIX.cells if c.cell_type == "code" and "spoken_rows," in c.source)
+    text = next(o["data"]["text/plain"] for o in cell.outputs if "text/html" in o.get("data", {}))
+    rows = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()[2:]]
+    lesson = next(lesson for lesson in DATA["lessons"] if lesson["lesson"] == 4)
+    timed = [a for a in lesson["activities"] if "slot" in a]
+    assert [row[0] for row in rows] == [a["name"] for a in timed]
+    # the plan as it is now: a plan whose scripts changed after the appendix ran shows a stale table
+    recount = lesson_cards.spoken_by_activity(PLAN, "sec-lesson_plans-recsys")
+    assert [int(row[1]) for row in rows] == [syllables for _heading, syllables in recount]
+    for (name, syllables, spoken, teacher), activity in zip(rows, timed):
+        assert float(spoken) == round(int(syllables) / 270, 1)
+        assert shown(activity["round2_teacher"]) == teacher
+        assert 100 < int(syllables) and float(spoken) < float(teacher.split("–")[-1])

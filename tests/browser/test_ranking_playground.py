@@ -25,13 +25,20 @@ def shown(driver):
     )
 
 
-def expected(grades, k):
+def relevant_in_all(driver):
+    """R, the query's relevant items as the page's field holds it (those outside the list too)."""
+    return int(driver.find_element("css selector", ".rm-playground").get_attribute("data-relevant"))
+
+
+def expected(grades, k, total):
+    # Relevant items outside the list count in R and enter the ideal ordering at grade 1.
+    unlisted = total - sum(g > 0 for g in grades)
     return {
         "precision": rm.precision(grades, k),
-        "recall": rm.recall(grades, k),
+        "recall": rm.recall(grades, k, n_relevant=total or None),
         "reciprocal_rank": rm.reciprocal_rank(grades, k),
-        "average_precision": rm.average_precision(grades, k),
-        "ndcg": rm.ndcg(grades, k),
+        "average_precision": rm.average_precision(grades, k, n_relevant=total or None),
+        "ndcg": rm.ndcg(grades, k, ideal=list(grades) + [1] * unlisted),
     }
 
 
@@ -39,7 +46,7 @@ def check(driver, k):
     from rankmetrics.teaching.explain.steps import exact_text
 
     grades, values = state(driver)
-    want = expected(grades, k)
+    want = expected(grades, k, relevant_in_all(driver))
     for metric, value in want.items():
         assert abs(values[metric] - value) <= 1e-12, (metric, grades)
     assert shown(driver) == {metric: exact_text(value) for metric, value in want.items()}
@@ -114,3 +121,19 @@ def test_playground_fits_a_phone(driver, open_page):
         "return [p.scrollWidth, p.clientWidth, document.documentElement.scrollWidth, window.innerWidth]"
     )
     assert width[0] <= width[1] and width[2] <= width[3], width
+
+
+def test_relevant_items_in_all_field(driver, open_page):
+    """Chapter 2 starts at R = 4 (one relevant item outside the list); raising R lowers R@5 and AP."""
+    open_page("book/02_precision_recall.html")
+    assert relevant_in_all(driver) == 4
+    assert check(driver, 5) == [1, 0, 1, 0, 1, 0, 0, 0, 0, 0]
+    assert state(driver)[1]["recall"] == 0.75  # 3 of the 4 relevant items in the top 5
+    field = driver.find_element("css selector", ".rm-playground .rm-total input")
+    driver.execute_script("arguments[0].value = '5'; arguments[0].dispatchEvent(new Event('change'))", field)
+    assert relevant_in_all(driver) == 5
+    check(driver, 5)  # recall 3/5, AP (1 + 2/3 + 3/5) / 5, the ideal with two unlisted items at grade 1
+    # R cannot fall below the relevant cards in the list
+    driver.execute_script("arguments[0].value = '1'; arguments[0].dispatchEvent(new Event('change'))", field)
+    assert relevant_in_all(driver) == 3
+    check(driver, 5)

@@ -71,6 +71,10 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
         (["ap", "O", "X", "O", "--n-relevant", "4x"], ["--n-relevant", "'4x'"]),
         (["mrr", "--query", "1", "0", "--k", "two"], ["--k", "'two'"]),
         (["worksheet", "--seed", "seven", "--out", "unused"], ["--seed", "'seven'"]),
+        # digits of another script: int("٣") is 3, but a grade is written in ASCII digits
+        (["ndcg", "٣", "٠", "٢"], ["'٣ ٠ ٢'", "'٣'"]),
+        (["ndcg", "--ranking", "A", "B", "--relevant", "A:٣"], ["--relevant", "'A:٣'"]),
+        (["ndcg", "3", "0", "2", "--k", "٢"], ["--k", "'٢'"]),
         # argparse would keep only the last one: D alone judged relevant
         (["precision", "--ranking", "B", "D", "--relevant", "B", "--relevant", "D"], ["--relevant", "한 번만"]),
         (["ndcg", "1", "0", "1", "--k", "2", "--k", "3"], ["--k", "한 번만"]),

@@ -17,6 +17,7 @@ import pytest
 from scipy import stats
 
 import rankmetrics as rm
+from rankmetrics.trec import evaluation
 
 # ---------------------------------------------------------------- Holm
 
@@ -335,6 +336,16 @@ def test_a_geometric_mean_is_tested_on_the_logarithms(summaries):
     assert row.t_statistic == pytest.approx(stats.ttest_rel(log_b, log_a).statistic)
     assert row.p_permutation == pytest.approx(sign_flip_p(log_b - log_a))  # 2**5 flips: exact
     assert row.p_permutation != pytest.approx(result["map"].p_permutation)  # not map's test again
+
+
+def test_the_geometric_floor_has_one_home(monkeypatch):
+    # evaluate's summary and compare's row read one floor: moved to 0.25 (above two of run a's
+    # APs, 0 and 1/9), both follow it. By hand: exp(mean(ln(max(AP, 0.25)))), added in query order.
+    monkeypatch.setattr(evaluation, "GM_FLOOR", 0.25)
+    qrels, run_a, run_b = runs_from_hits(HITS_A, HITS_B, N_RELEVANT)
+    by_hand = math.exp(sum(math.log(max(x, 0.25)) for x in AP_A) / len(AP_A))
+    assert rm.evaluate(qrels, run_a, "gm_map").summary["gm_map"] == pytest.approx(by_hand, rel=1e-15)
+    assert rm.compare(run_a, run_b, qrels, "gm_map")["gm_map"].mean_a == pytest.approx(by_hand, rel=1e-15)
 
 
 def test_one_measure_under_two_names_is_one_hypothesis_for_holm(summaries):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import rankmetrics as rm
-from rankmetrics.trec import conventions as conv
+from rankmetrics.trec import presets
 from rankmetrics.trec.conventions import UNSET, Conventions, Preset
 
 QRELS = {"q1": {"a": 1, "b": 1, "c": 0}, "q2": {"d": 2}}
@@ -19,17 +19,17 @@ RUN = {"q1": {"a": 0.5, "b": 0.9, "c": 0.7}, "q2": {"d": 0.4, "e": 0.6}}
 @pytest.fixture
 def preset():
     """A throwaway preset, removed again after the test."""
-    made = conv.register_preset(
+    made = presets.register_preset(
         Preset(
             "test-cut", "the first document only, input order", {"max_documents": 1, "ties": "input_order"}
         )
     )
     yield made
-    del conv.PRESETS[made.name]
+    del presets.PRESETS[made.name]
 
 
 def test_default_preset_and_argument_each_say_where_they_came_from(preset):
-    c = Conventions.resolve("test-cut", ties="docno_descending")
+    c = Conventions.resolve(presets.find("test-cut"), ties="docno_descending")
     assert c["max_documents"] == 1 and c.source("max_documents") == "preset test-cut"
     assert c["ties"] == "docno_descending" and c.source("ties") == "argument"  # the argument wins
     assert c["gain"] == "linear" and c.source("gain") == "default"
@@ -100,7 +100,7 @@ def test_an_earlier_conventions_object_is_reused_and_overridden():
     # level 1: q1 relevant a, b at ranks 3 and 1: (1/1 + 2/3) / 2 = 5/6; q2 unchanged 1/2.
     assert lowered.per_query["map"].tolist() == [pytest.approx(5 / 6), 0.5]
     with pytest.raises(ValueError, match="not both"):
-        rm.evaluate(QRELS, RUN, "map", conventions=base, like="anything")
+        rm.evaluate(QRELS, RUN, "map", conventions=base, like="ranx")  # a preset by name, and one inside base
     with pytest.raises(ValueError, match="conventions must be a Conventions object"):
         rm.evaluate(QRELS, RUN, "map", conventions={"ties": "average"})
 
@@ -113,10 +113,10 @@ def test_bad_settings_are_refused_by_name_and_value():
     with pytest.raises(ValueError, match="ties must be one of"):
         Conventions(ties="random")
     with pytest.raises(ValueError, match="preset 'bad' sets unknown conventions"):
-        conv.register_preset(Preset("bad", "", {"gains": "linear"}))
+        presets.register_preset(Preset("bad", "", {"gains": "linear"}))
     with pytest.raises(ValueError, match="gain must be one of"):
-        conv.register_preset(Preset("bad", "", {"gain": "cubic"}))
-    assert "bad" not in conv.PRESETS
+        presets.register_preset(Preset("bad", "", {"gain": "cubic"}))
+    assert "bad" not in presets.PRESETS
 
 
 def test_unset_means_not_given_and_the_settings_read_as_a_dict():
@@ -127,7 +127,7 @@ def test_unset_means_not_given_and_the_settings_read_as_a_dict():
 
 
 def test_the_reference_version_sets_score_precision_unless_it_is_given():
-    ten, nine = Conventions.resolve(), Conventions.resolve("trec_eval-9")
+    ten, nine = Conventions.resolve(), Conventions.resolve(presets.find("trec_eval-9"))
     assert (ten["reference"], ten["score_precision"], ten.recall_rank) == (
         "trec_eval-10",
         "float64",

@@ -41,7 +41,7 @@ def test_the_python_default_is_english_and_the_numbers_do_not_change():
     assert english.steps == ["P@5 = hits ÷ k = 2 ÷ 5 = 0.4", "by hand: P@5 = 0.40"]
     assert korean.steps == ["P@5 = 정답 수 ÷ k = 2 ÷ 5 = 0.4", "손 계산: P@5 = 0.40"]
     assert english.card.startswith("rules │ gain: 1 if relevant, else 0")
-    assert korean.card.startswith("규칙 │ 이득: 관련이면 1, 아니면 0")
+    assert korean.card.startswith("규칙 │ 이득: 등급이 0보다 크면 관련 항목으로 보고 1, 아니면 0입니다")
     assert (english.value, english.rounded, english.rows) == (korean.value, korean.rounded, korean.rows)
     assert not any("\uac00" <= ch <= "\ud7a3" for ch in str(english))  # no Hangul in the English table
 
@@ -139,7 +139,7 @@ def test_ox_list_precision_and_recall(k, precision, recall):
     assert column(p.rows, "mark") == ["O", "X", "O", "X", "O"][:k]
     assert column(p.rows, "hits") == [1, 1, 2, 2, 3][:k]
     assert p.label == f"P@{k}" and r.label == f"R@{k}"
-    assert r.conventions["denominator"] == "전체 관련 수 R = 4: n_relevant로 준 수"
+    assert r.conventions["denominator"] == "전체 관련 항목 수 R = 4: n_relevant로 준 수를 씁니다"
 
 
 def test_ox_list_average_precision_rows():
@@ -198,7 +198,7 @@ def test_a_to_e_with_b_d_f_g():
     p = explain("precision", ranking, 5, relevant=relevant)
     assert p.steps == ["P@5 = 정답 수 ÷ k = 2 ÷ 5 = 0.4"]
     r = explain("recall", ranking, 5, relevant=relevant)
-    assert r.steps == ["R@5 = 정답 수 ÷ 전체 관련 수 = 2 ÷ 4 = 0.5"]  # F, G count though unlisted
+    assert r.steps == ["R@5 = 정답 수 ÷ 전체 관련 항목 수 = 2 ÷ 4 = 0.5"]  # F, G count though unlisted
     assert explain("hit_rate", ranking, 5, relevant=relevant).value == 1.0
     f = explain("f1", ranking, 5, relevant=relevant)
     assert f.value == pytest.approx(2 * 0.4 * 0.5 / 0.9)  # 0.4444
@@ -265,7 +265,9 @@ def test_r_precision():
 
 
 def test_empty_cases():
-    assert explain("mean_rank", [0, 0, 0]).steps == ["MR = nan (정답이 없으면 평균 순위를 정할 수 없음)"]
+    assert explain("mean_rank", [0, 0, 0]).steps == [
+        "MR = nan (관련 항목이 없으면 평균 순위를 정할 수 없습니다)"
+    ]
     assert math.isnan(explain("mean_rank", [0, 0, 0]).value)
     assert explain("ndcg", [0, 0, 0], decimals=2).rounded == 0.0
     assert explain("reciprocal_rank", [0, 0], decimals=2).rounded == 0.0

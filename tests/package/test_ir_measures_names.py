@@ -80,6 +80,21 @@ def test_rel_is_the_relevance_level_of_that_measure_only():
     np.testing.assert_array_equal(mixed.per_query["P@5"], at_one.per_query["P@5"])
 
 
+def test_rel_takes_every_level_relevance_level_takes():
+    # Ranked a, b, c, e, d; c is in the pool but unjudged (-1), e not judged at all.
+    # Level 0: a, b and d are relevant: P@4 = 2/4; AP = (1/1 + 2/2 + 3/5) / 3.
+    # Level -1: c too: P@4 = 3/4. The default level 1: only a and d: P@4 = 1/4.
+    qrels = {"q": {"a": 2, "b": 0, "c": -1, "d": 1}}
+    run = {"q": {"a": 0.9, "b": 0.8, "c": 0.7, "e": 0.6, "d": 0.5}}
+    names = ["P(rel=0)@4", "AP(rel=0)", "P(rel=-1)@4", "P@4"]
+    mixed = rm.evaluate(qrels, run, names).summary
+    assert [mixed[name] for name in names] == [0.5, pytest.approx(2.6 / 3), 0.75, 0.25]
+    for level in (0, -1):
+        routes = rm.evaluate(qrels, run, ["P@4", "AP"], relevance_level=level).summary
+        assert mixed[f"P(rel={level})@4"] == routes["P@4"]
+    assert mixed["AP(rel=0)"] == rm.evaluate(qrels, run, "AP", relevance_level=0).summary["AP"]
+
+
 def test_ir_names_mean_what_ir_measures_means():
     qrels, run = REFERENCE["qrels"], REFERENCE["run"]
     got = rm.evaluate(qrels, run, ["RBP", "RBP(p=0.8)", "rbp", "rbp_p=0.8", "nDCG(dcg=exp-log2)@10"])
@@ -94,7 +109,7 @@ def test_ir_names_mean_what_ir_measures_means():
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("P(rel=0)@5", "rel must be a positive number"),
+        ("P(rel=two)@5", "rel must be a number"),
         ("P(judged_only=True)@5", "'judged_only' is not a parameter of P"),
         ("nDCG(gains={0:0})@5", "'gains' is not a parameter of nDCG"),
         ("RBP(p=1.5)", r"p \(the persistence\) must be in \(0, 1\); got 1.5 \(outside the range where RBP"),

@@ -17,6 +17,7 @@ from korean_output import english_runs
 
 import rankmetrics as rm
 from rankmetrics import _argparse_texts, i18n
+from rankmetrics.trec import presets
 from rankmetrics.trec.conventions import Conventions
 from rankmetrics.trec.evaluation import AbsentQueriesWarning
 
@@ -100,7 +101,7 @@ def test_the_evaluation_table_and_the_absent_queries_warning_in_both_languages()
 
 
 def test_the_conventions_card_in_korean():
-    c = Conventions.resolve("trec_eval-9", ties="average")
+    c = Conventions.resolve(presets.find("trec_eval-9"), ties="average")
     with rm.use_language("ko"):
         lines = c.card().splitlines()
     assert lines[0].split() == ["설정", "값", "출처"]
@@ -218,3 +219,23 @@ def test_a_line_with_the_wrong_number_of_fields_is_refused_wholly_in_korean():
             )
             == []
         )
+
+
+@pytest.mark.parametrize(
+    ("alternative", "english", "korean"),
+    [
+        ("two-sided", "(two-sided)", "(양쪽 검정)"),
+        ("greater", "(one-sided: is b greater?)", "(한쪽 검정: b가 더 큰가)"),
+        ("less", "(one-sided: is b less?)", "(한쪽 검정: b가 더 작은가)"),
+    ],
+)
+def test_the_comparison_caption_names_the_alternative_in_each_language(alternative, english, korean):
+    qrels = {"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}}
+    run_a = {"q1": {"a": 1.0, "x": 0.5}, "q2": {"x": 1.0, "b": 0.5}, "q3": {"c": 1.0}}
+    run_b = {"q1": {"x": 1.0, "a": 0.5}, "q2": {"b": 1.0, "x": 0.5}, "q3": {"c": 1.0}}
+    kwargs = {"alternative": alternative, "n_resamples": 100, "random_state": 0}
+    english_text = str(rm.compare(run_a, run_b, qrels, ["map"], **kwargs))
+    with rm.use_language("ko"):
+        korean_text = str(rm.compare(run_a, run_b, qrels, ["map"], **kwargs))
+    assert english in english_text
+    assert korean in korean_text and alternative not in korean_text

@@ -351,7 +351,7 @@ def test_cutoffs_and_rel_are_checked_either_way():
     for name, message in (
         ("P_0", "positive integer"),
         ("relstring.0", "positive integer"),
-        ("P(rel=0)@5", "rel must be a positive"),
+        ("P(rel=two)@5", "rel must be a number"),
     ):
         for check in (True, False):
             with pytest.raises(ValueError, match=message):

@@ -18,7 +18,7 @@ import pytest
 
 import rankmetrics as rm
 from rankmetrics.trec.conventions import Conventions
-from rankmetrics.trec.presets import PRESETS, LibraryPreset
+from rankmetrics.trec.presets import PRESETS, LibraryPreset, find
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = json.loads((Path(__file__).parent / "data" / "peer_presets.json").read_text(encoding="utf-8"))
@@ -203,7 +203,7 @@ PRESET_NAMES = sorted(PRESETS)
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_card_lists_every_convention_the_preset_sets(name):
-    c = Conventions.resolve(name)
+    c = Conventions.resolve(find(name))
     card = c.card().splitlines()
     table = card[2 : card.index("")] if "" in card else card[2:]  # a recommender preset's notes follow
     rows = {line.split()[0]: line.split()[1:] for line in table}

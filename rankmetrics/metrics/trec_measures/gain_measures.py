@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from ..._arrays import pad_right, safe_divide, sequential_sum
+from ..._arrays import pad_right, safe_divide
 from ...i18n import N_
 from ...registry import Columns
-from ..conventions import discounts, gain_map
+from ..conventions import gain_map
+from ..dcg import dcg_curves, dcg_sums, dcg_terms
 from ._common import as_rows, per_query, spread, trec_gain_arrays, trec_measure
 
 
@@ -84,10 +85,7 @@ def normalized_gain(gains: Any, ideal: Any) -> np.ndarray:
 def _dcg_curves(gains: np.ndarray, ideal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """DCG of the run and of the ideal at every rank, over as many ranks as the longer has."""
     width = max(gains.shape[1], ideal.shape[1])
-    discount = discounts(width)
-    return np.cumsum(pad_right(gains, width) / discount, axis=1), np.cumsum(
-        pad_right(ideal, width) / discount, axis=1
-    )
+    return dcg_curves(dcg_terms(pad_right(gains, width))), dcg_curves(dcg_terms(pad_right(ideal, width)))
 
 
 def ndcg_over_relevant(gains: Any, ideal: Any) -> np.ndarray:
@@ -206,8 +204,7 @@ def discounted_gain(gains: Any) -> np.ndarray:
     >>> discounted_gain([[1, 0, 2]])  # 1/log2(2) + 0 + 2/log2(4)
     array([2.])
     """
-    gained = as_rows(gains)
-    return sequential_sum(gained / discounts(gained.shape[1]), axis=1)
+    return dcg_sums(dcg_terms(as_rows(gains)))
 
 
 def ideal_discounted_gain(ideal: Any) -> np.ndarray:

@@ -9,7 +9,7 @@ in-page checker computes it, and the book's metric reference (지표 사전):
 Korean name, LaTeX formula, conventions, papers, chapter.
 
 One module per family (:mod:`.hits`, :mod:`.ranks`, :mod:`.dcg`,
-:mod:`.ratings`, :mod:`.trec`), one ``teach(Teaching(...))`` per metric. An
+:mod:`.ratings`, :mod:`.recommenders`, :mod:`.trec`), one ``teach(Teaching(...))`` per metric. An
 entry is optional: a metric without one is computed, named and offered on the
 command line like any other, and ``explain`` says it has no step table.
 
@@ -19,7 +19,7 @@ The metric modules never import this package (a test checks), so
 
 from __future__ import annotations
 
-from . import dcg, hits, ranks, ratings, trec  # noqa: F401  (the entries, family by family)
+from . import dcg, hits, ranks, ratings, recommenders, trec  # noqa: F401  (the entries, family by family)
 from .entries import (
     CATALOGUE,
     EXPLAIN_FAMILIES,

@@ -16,7 +16,7 @@ from ... import metrics  # noqa: F401  (every metric registered before its entry
 from ...i18n import _
 from ...registry import METRICS, Metric
 
-EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating")
+EXPLAIN_FAMILIES = ("dcg", "hits", "err", "mean", "rating", "lists", "estimate")
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,10 @@ class Teaching:
     ----------
     name : str
         The metric's registered name (:data:`rankmetrics.registry.METRICS`).
-    explain : {"dcg", "hits", "err", "mean", "rating"} or None
-        The kind of step table :func:`rankmetrics.explain` draws; None for none.
+    explain : {"dcg", "hits", "err", "mean", "rating", "lists", "estimate"} or None
+        The kind of step table :func:`rankmetrics.explain` draws; None for none. ``"lists"``:
+        a recommender measure of recommendation lists (per item, then per user);
+        ``"estimate"``: an off-policy or sampled estimate (per logged round, per sampled rank).
     steps : callable or None
         For ``explain="hits"`` (required there, refused elsewhere): the last step
         of the step table, ``steps(hits) -> (value, hand)``, which reads the O/X

@@ -32,12 +32,38 @@ from ...registry import Metric
 from ..catalogue import entry, where
 from .dcg_steps import explain_dcg
 from .err_steps import explain_err
+from .estimate_steps import explain_off_policy, explain_sampled
 from .hit_steps import explain_hits
+from .list_steps import (
+    explain_average_popularity,
+    explain_calibration_kl,
+    explain_coverage,
+    explain_entropy,
+    explain_gini,
+    explain_intra_list_diversity,
+    explain_long_tail_share,
+    explain_novelty,
+)
 from .mean_steps import explain_mean
 from .rating_steps import explain_rating
 from .steps import Column, Explanation, Section
 
 __all__ = ["Column", "Explanation", "Section", "explain", "explainable"]
+
+# The recommender measures' step tables ("lists" and "estimate" in the teaching catalogue), by metric.
+RECOMMENDER_STEPS = {
+    "coverage": explain_coverage,
+    "novelty": explain_novelty,
+    "average_popularity": explain_average_popularity,
+    "long_tail_share": explain_long_tail_share,
+    "gini_index": explain_gini,
+    "entropy": explain_entropy,
+    "intra_list_diversity": explain_intra_list_diversity,
+    "calibration_kl": explain_calibration_kl,
+    "ips": explain_off_policy,
+    "snips": explain_off_policy,
+    "sampled_expectation": explain_sampled,
+}
 
 
 def explainable() -> tuple[str, ...]:
@@ -67,9 +93,15 @@ def explain(
         ``"f1"``, ``"hit_rate"``, ``"hits"``, ``"r_precision"``, ``"reciprocal_rank"``, ``"mean_rank"``,
         ``"expected_reciprocal_rank"``,
         ``"average_precision"``, ``"mean_reciprocal_rank"``, ``"mean_average_precision"``,
-        ``"mse"``, ``"mae"`` or ``"rmse"``.
+        ``"mse"``, ``"mae"`` or ``"rmse"``; the recommender measures ``"coverage"``,
+        ``"novelty"``, ``"average_popularity"``, ``"long_tail_share"``, ``"gini_index"``,
+        ``"entropy"``, ``"intra_list_diversity"``, ``"calibration_kl"``, ``"ips"``,
+        ``"snips"`` and ``"sampled_expectation"`` (one user).
     x : grades in ranked order, or item ids (then pass ``relevant``)
-        One query. For MRR/MAP a list of queries; for MSE/MAE/RMSE ``y_true``.
+        One query. For MRR/MAP a list of queries; for MSE/MAE/RMSE ``y_true``. For a
+        recommender measure, its function's first argument (the lists; the history for
+        ``calibration_kl``, the rewards for IPS/SNIPS, the metric name such as
+        ``"HR@10"`` for ``sampled_expectation``), its other arguments as keywords.
     k : positive int or None
         Cutoff, as in the metric.
     decimals : int from 0 to 15, optional
@@ -116,6 +148,10 @@ def explain(
     (['X', 'O', 'X', 'O', 'X'], 0.4)
     >>> explain("reciprocal_rank", list("XYZW"), relevant={"Z"}).steps
     ['RR = 1 ÷ 3 = 0.3333']
+    >>> lists = {"u1": ["a", "b", "c"], "u2": ["a", "b", "d"], "u3": ["a", "c", "e"]}
+    >>> counts = {"a": 50, "b": 30, "c": 10, "d": 5, "e": 4, "f": 1}
+    >>> explain("long_tail_share", lists, interactions=counts).steps[-1]  # head {a, b}
+    'APLT = (0.3333 + 0.3333 + 0.6667) ÷ 3 = 0.4444'
     """
     if isinstance(metric, str) and metric in REGISTRY and metric not in explainable():
         raise ValueError(
@@ -141,6 +177,8 @@ def explain(
         )
     if decimals is not None and discount_decimals is None:
         discount_decimals = decimals
+    if family in ("lists", "estimate"):
+        return _explain_recommendations(registered, x, k, decimals, kwargs)
     _check_keywords(registered, kwargs)
     if registered.inputs == "ratings":
         if k is not None:
@@ -193,3 +231,34 @@ def _check_keywords(metric: Metric, kwargs: dict[str, Any]) -> None:
                     metric=metric.name, name=name, keywords=", ".join(allowed) or _("none")
                 )
             )
+
+
+def _explain_recommendations(metric: Metric, x: Any, k: int | None, decimals, kwargs: dict) -> Explanation:
+    """A recommender measure: ``x`` is its function's first argument, the others are keywords."""
+    if decimals is not None:
+        raise ValueError(
+            _(
+                "student rounding (decimals) is offered for the ranking and rating metrics, not for {metric}"
+            ).format(metric=metric.name)
+        )
+    if metric.cutoff == "none" and k is not None:
+        raise ValueError(_("k does not apply to {metric}; got k={k}").format(metric=metric.name, k=k))
+    parameters = [
+        p for p in list(inspect.signature(metric.function).parameters.values())[1:] if p.name != "k"
+    ]
+    allowed = [p.name for p in parameters]
+    for name in kwargs:
+        if name not in allowed:
+            raise ValueError(
+                _("{metric} has no keyword {name!r}; its keywords are {keywords}").format(
+                    metric=metric.name, name=name, keywords=", ".join(allowed)
+                )
+            )
+    missing = [p.name for p in parameters if p.default is inspect.Parameter.empty and p.name not in kwargs]
+    if missing:
+        raise ValueError(
+            _(
+                "explain({metric!r}, x, ...) needs the keywords {names} (x is the function's first argument)"
+            ).format(metric=metric.name, names=", ".join(f"{name}=" for name in missing))
+        )
+    return RECOMMENDER_STEPS[metric.name](metric.name, x, k, **kwargs)

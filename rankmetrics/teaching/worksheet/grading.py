@@ -16,7 +16,7 @@ from ...i18n import N_, _, use_language
 from ...tables import html_table, text_table
 from ..numbers import hand_text, round_half_up
 
-__all__ = ["GradeReport", "grade"]
+__all__ = ["GradeReport", "grade", "grade_lists"]
 
 # The verdicts, as message ids: a report shows them in its language ("정답" in Korean).
 BLANK, WRONG, RIGHT, SLIP = N_("blank"), N_("wrong"), N_("right"), N_("rounding slip")
@@ -88,6 +88,59 @@ def grade(
         for row in rows:
             row["verdict"] = _(row["verdict"])
     return GradeReport(rows, d, language)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One value a problem asks for, in the shape :func:`grade` reads a problem."""
+
+    number: int
+    label: str
+    answer: float
+    exact: float
+
+
+def grade_lists(
+    asked: Sequence[tuple[int, Mapping[str, float]]],
+    decimals: int,
+    answers: Mapping[int, Any] | Sequence[Any],
+    language: str = "ko",
+) -> GradeReport:
+    """Mark answers to problems that each ask for several values (the recommender sheets).
+
+    ``asked``: (problem number, {label: exact value}) per problem, in order. ``answers``: a mapping
+    {problem number: list of values} or a list of such lists in problem order, each list in the
+    order its problem asks; ``None`` for a blank problem or value. Each value is marked as
+    :func:`grade` marks one answer, against the exact value rounded to ``decimals``; the report
+    has one row per asked value, numbered by its problem.
+    """
+    numbers_of_problems = [number for number, _values in asked]
+    by_problem = _answers_by_number(answers, numbers_of_problems)
+    parts: list[_Asked] = []
+    given: dict[int, Any] = {}
+    owners: list[int] = []
+    for index, (number, values) in enumerate(asked):
+        _where, answer = by_problem.get(number, ("", None))
+        where = f"answers[{number!r}]" if isinstance(answers, Mapping) else f"answers[{index}]"
+        if answer is None:
+            answer = [None] * len(values)
+        elif (
+            isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence) or len(answer) != len(values)
+        ):
+            raise ValueError(
+                _("{where} must be a list of {count} values ({names}); got {value}").format(
+                    where=where, count=len(values), names=", ".join(values), value=v.show(answer)
+                )
+            )
+        for i, ((label, exact), value) in enumerate(zip(values.items(), answer)):
+            if value is not None:
+                _answer_number(value, f"{where}[{i}]")  # refuses a string, naming where it stands
+            parts.append(_Asked(len(parts) + 1, label, float(round_half_up(exact, decimals)), exact))
+            given[len(parts)] = value
+            owners.append(number)
+    report = grade(parts, decimals, given, language)
+    rows = [{**row, "number": number} for row, number in zip(report.rows, owners)]
+    return GradeReport(rows, report.decimals, report.language)
 
 
 def _answers_by_number(answers: Any, problem_numbers: list[int]) -> dict[int, tuple[str, Any]]:

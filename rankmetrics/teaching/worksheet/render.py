@@ -28,7 +28,7 @@ from ..numbers import hand_text
 if TYPE_CHECKING:
     from .sheet import Problem, Worksheet
 
-_BLANK = "______"
+BLANK = "______"
 #: The queries of a problem of queries (MRR, MAP).
 QUERIES = 3
 
@@ -128,7 +128,7 @@ def sheet_blocks(sheet: Worksheet) -> list[tuple]:
         )
     blocks: list[tuple] = [
         ("h1", sheet_title(sheet)),
-        ("fields", _("Name: {long}    Class: {blank}    No.: {blank}").format(long=_BLANK * 3, blank=_BLANK)),
+        ("fields", _("Name: {long}    Class: {blank}    No.: {blank}").format(long=BLANK * 3, blank=BLANK)),
         ("p", rule),
         (
             "p",
@@ -295,7 +295,7 @@ def _blank_blocks(problem: Problem) -> list[tuple]:
     metric, x, k, label = problem.metric, problem.x, problem.k, problem.label
     sheet = exercise(metric)
     at = label[len(symbol(metric)) :]  # "@4" or ""
-    line = _(sheet.line).format(label=label, at=at, k=k, blank=_BLANK, queries=len(x))
+    line = _(sheet.line).format(label=label, at=at, k=k, blank=BLANK, queries=len(x))
     blocks: list[tuple] = []
     if sheet.columns:
         columns = [_(column) for column in sheet.columns]
