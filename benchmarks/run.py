@@ -376,7 +376,7 @@ start = time.perf_counter()
 if mode == "baseline":
     import rankmetrics as rm
     from rankmetrics.trec import files
-    files.judged(qrels_path)  # what evaluate holds of the qrels
+    files.judged(qrels_path).by_text  # what evaluate holds of the qrels, its search array made
 elif mode == "chunked":
     import rankmetrics as rm
     result = rm.evaluate(qrels_path, run_path, ["map", "P_10", "ndcg_cut_10", "recall_100", "recip_rank"],

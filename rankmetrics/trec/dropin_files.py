@@ -133,7 +133,7 @@ def read_as(source: Any, fmt: Format, path: str, progress: Any = None) -> Progra
     --------
     >>> import io
     >>> read = read_as(io.StringIO("# one comment\nq1 0 d1 1\nq1 0 d1 0\n"), QRELS_TREC_EVAL_10, "x")
-    >>> read.records.qids, read.records.docnos.tolist(), read.duplicates
+    >>> read.records.qids, read.records.docnos, read.duplicates
     (['q1'], ['d1', 'd1'], {'q1': 'd1'})
     >>> try:
     ...     read_as(io.StringIO("q1 0 d1 1\n\nq1 0 d2 0\n"), QRELS_TREC_EVAL_10, "x")
@@ -175,7 +175,7 @@ def first_duplicates(records: Records) -> dict[str, str]:
     """Each query's first docno (in strcmp order, as trec_eval sorts) listed more than once."""
     twice: dict[int, set[str]] = {}
     for query, _earlier, later in duplicate_pairs(records):
-        twice.setdefault(query, set()).add(str(records.docnos[later]))
+        twice.setdefault(query, set()).add(records.docnos[later])
     return {
         records.qids[q]: min(docnos, key=lambda d: d.encode("utf-8")) for q, docnos in sorted(twice.items())
     }

@@ -31,14 +31,16 @@ file (``.gz``, as most published TREC runs are) is read as its contents.
 
 Large files are read in blocks of whole lines and split into fields by array
 operations on the bytes, so that ten million lines never make ten million
-Python lists; the document ids of a block become one numpy array of ``str``,
-matched and checked by numpy's sorting. The reader is built in layers, each in
-its own module:
+Python lists; document ids stay bytes with a 64-bit key each
+(:mod:`rankmetrics.trec.io.texts`), matched and checked by array work, and
+become Python strings only when read (:func:`read_run`'s dicts, messages). The
+reader is built in layers, each in its own module:
 
 - :mod:`rankmetrics.trec.io.blocks`: bytes to blocks of whole lines (gzip,
   byte-order mark, line ends);
-- :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers
-  and to arrays of text;
+- :mod:`rankmetrics.trec.io.tokens`: lines to tokens, and tokens to numbers;
+- :mod:`rankmetrics.trec.io.texts`: document ids as bytes in one buffer, a
+  key each, strings when asked for;
 - this module: the formats, declared as data (``QRELS``, ``RUN``: which
   field is the query, the document, the value and the tag, and the
   :class:`LineRules`: which lines are skipped, how lines are counted), the
@@ -63,8 +65,9 @@ from .. import _validation as v
 from ..i18n import N_, _
 from .io import tokens
 from .io.blocks import text_blocks
+from .io.texts import Texts
 from .io.tokens import Number
-from .mappings import flatten, from_mapping
+from .mappings import flatten, from_flat, from_mapping
 from .ranking import Judgements
 from .records import Records, check_unique, chunked, grouped
 
@@ -261,21 +264,31 @@ def read_run(source: Any) -> dict[str, dict[str, float]]:
 
 def qrels_records(source: Any, fractional_grades: str = "error") -> Records:
     """Every judgement, grouped by query, checked: what :func:`read_qrels` nests."""
+    return _qrels(source, fractional_grades)[0]
+
+
+def _qrels(source: Any, fractional_grades: str) -> tuple[Records, Mapping | None]:
+    """The judgements' records, and the dict itself when it holds just those (text ids, grades as read)."""
     policy = v.check_choice(fractional_grades, "fractional_grades", FRACTIONAL_GRADES)
     if isinstance(source, Mapping):
-        return whole_grades(from_mapping(source, QRELS), None, policy)
+        flat = flatten(source)
+        records = from_mapping(source, QRELS) if flat is None else from_flat(source, flat)
+        checked = whole_grades(records, None, policy)
+        return checked, source if flat is not None and checked is records else None
     label, blocks = text_blocks(source, QRELS.kind, BLOCK_BYTES)
     records = grouped([parse(blob, first, label, QRELS) for blob, first in blocks])
     check_unique(records, label)
-    return whole_grades(records, label, policy)
+    return whole_grades(records, label, policy), None
 
 
 def judged(source: Any, fractional_grades: str = "error") -> Judgements:
     """Judgements for :func:`rankmetrics.trec.ranking.rank` to find each retrieved document's grade in.
 
-    Queries without any judgement are left out.
+    The qrels' records as the reader makes them (a file's document ids as
+    bytes with a key each, not strings), and a dict that holds just those
+    judgements as it is; queries without any judgement are left out.
     """
-    return Judgements(qrels_records(source, fractional_grades))
+    return Judgements(*_qrels(source, fractional_grades))
 
 
 def judgements(source: Any, fractional_grades: str = "error") -> dict[str, dict[str, int | float]]:
@@ -354,9 +367,9 @@ def parse(blob: bytes, first: int, label: str, fmt: Format, state: Any = None) -
     if fmt.tag_field is not None and at.size:
         tag = block.text(int(at[-1]) + fmt.tag_field)
     return Records(
-        block.strings(qid_at[change]).tolist(),
+        block.texts(qid_at[change]),
         np.diff(np.append(change, at.size)).astype(np.int64),
-        block.strings(at + fmt.docno_field),
+        block.ids(at + fmt.docno_field),
         values,
         lines,
         tag,
@@ -426,7 +439,7 @@ def whole_grades(records: Records, label: str | None, policy: str, hint: bool = 
         )
     else:
         qid = records.qids[int(np.searchsorted(np.cumsum(records.lengths), i, side="right"))]
-        where = f"qrels[{qid!r}][{str(records.docnos[i])!r}] = {grade!r}"  # names and values only
+        where = f"qrels[{qid!r}][{records.docnos[i]!r}] = {grade!r}"  # names and values only
     raise not_a_whole_grade(where, grade, hint)
 
 
@@ -439,7 +452,7 @@ def nest(records: Records, *, grades: bool) -> dict[str, dict[str, Any]]:
         values = [int(x) if x.is_integer() else x for x in values.tolist()]
     else:
         values = values.tolist()
-    docnos = records.docnos.tolist()
+    docnos = records.docnos.tolist() if isinstance(records.docnos, Texts) else records.docnos
     # Each query's dict from slices of the two lists: dict(zip()) of two lists is the quickest
     # way to build a dict in CPython (faster than taking the pairs off one shared iterator).
     ends = np.cumsum(records.lengths).tolist()

@@ -24,7 +24,7 @@ import numpy as np
 from .. import _validation as v
 from ..i18n import _, ngettext
 from . import files
-from .records import Records, duplicate_pairs, id_array, padded_rows
+from .records import Records, duplicate_pairs, padded_rows
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -79,8 +79,7 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
         order = np.argsort(query_codes, kind="stable")  # each query's rows keep their order
     lengths = np.bincount(query_codes, minlength=len(names)).astype(np.int64)
     grouped_docs = doc_codes[order]
-    # id_array of the distinct ids, then one per row: the array id_array would make of every row.
-    records = Records(names.tolist(), lengths, id_array(list(doc_names))[grouped_docs], values[order], None)
+    records = Records(names.tolist(), lengths, doc_names[grouped_docs].tolist(), values[order], None)
     # Equal codes are equal ids: only a frame with a pair goes through the records' check, which names it.
     pairs = duplicate_pairs(records) if _twice(lengths, grouped_docs.astype(np.int64)) else []
     if pairs:
@@ -91,7 +90,7 @@ def frame_records(frame: Any, kind: str, fractional_grades: str = "error") -> Re
                 "{frame_2} ({qid_column!r}, {doc_column!r}); each document may appear once per query"
             ).format(
                 kind=kind,
-                docnos=str(records.docnos[later]),
+                docnos=records.docnos[later],
                 qids=records.qids[query],
                 frame=_row(frame, int(order[earlier])),
                 frame_2=_row(frame, int(order[later])),

@@ -18,11 +18,12 @@ import numpy as np
 
 from .. import _validation as v
 from ..i18n import _
-from .records import Records, id_array
+from .io.texts import Texts
+from .records import Records
 
 
-def flatten(nested: Mapping) -> tuple[list[str], np.ndarray, np.ndarray] | None:
-    """Query ids, every docno (a numpy array of str, :func:`~rankmetrics.trec.records.id_array`) and every value of ``{qid: {docno: number}}``, in order.
+def flatten(nested: Mapping) -> tuple[list[str], Texts, np.ndarray] | None:
+    """Query ids, every docno (as :class:`~rankmetrics.trec.io.texts.Texts`) and every value of ``{qid: {docno: number}}``, in order.
 
     None when the fast route cannot vouch for the input: an id that is not
     text or holds a NUL, an inner value that is not a dict, a value that is
@@ -42,7 +43,7 @@ def flatten(nested: Mapping) -> tuple[list[str], np.ndarray, np.ndarray] | None:
     if values.ndim != 1 or values.dtype.kind not in "biuf" or values.size != len(docnos):
         return None
     values = values.astype(np.float64, copy=False)
-    return (qids, id_array(docnos), values) if np.isfinite(values).all() else None
+    return (qids, Texts.of(docnos, text), values) if np.isfinite(values).all() else None
 
 
 def from_mapping(source: Mapping, fmt: Any) -> Records:
@@ -55,7 +56,7 @@ def from_mapping(source: Mapping, fmt: Any) -> Records:
     return from_flat(source, flat)
 
 
-def from_flat(source: Mapping, flat: tuple[list[str], np.ndarray, np.ndarray]) -> Records:
+def from_flat(source: Mapping, flat: tuple[list[str], Texts, np.ndarray]) -> Records:
     """Records of a clean mapping that :func:`flatten` has flattened; queries without any record left out."""
     qids, docnos, values = flat
     lengths = np.fromiter(map(len, source.values()), dtype=np.int64, count=len(qids))

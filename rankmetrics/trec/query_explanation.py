@@ -195,7 +195,7 @@ def explain_query(
         )
     one = groups.take([groups.qids.index(qid)])
     judged = judgements[qid]
-    docnos = one.docnos.tolist()
+    docnos = list(one.docnos)
     # Stand-in grades: position p as p (judged, grade >= 0) or -(p + 1) (negative grade or none).
     stand_in = {d: float(p) if judged.get(d, -1) >= 0 else -float(p + 1) for p, d in enumerate(docnos)}
     ranked = ranking.rank(

@@ -5,8 +5,9 @@ has read and checked the records. Its design follows where the time goes at
 real sizes (100,000 queries × 100 documents is ten million records):
 
 - **No per-record Python object.** A document is matched to its judgement by
-  array work (:class:`Judgements`): each query's retrieved and judged docnos
-  are sorted together, row by row, in one ``argsort``.
+  array work (:class:`Judgements`): each judgement's (query, document key) is
+  sorted once, each retrieved document's is found there by one
+  ``searchsorted``, and every match is confirmed on the document's bytes.
 - **One sort for all queries.** The scores of a group of queries form a padded
   2-D array, sorted row by row in one ``argsort``. trec_eval breaks ties by
   docno, descending; only the rows that really contain tied scores are
@@ -19,15 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
 
 from .._arrays import pad_right
 from ..metrics.ties import tie_groups
+from .io.texts import Texts, as_texts, same
 from .mappings import flatten
-from .records import QUERIES_AT_ONCE, Records, padded_rows
+from .records import Records, doc_keys, padded_rows
 
 _NAN = float("nan")
 
@@ -51,21 +53,30 @@ class Ranked:
 class Judgements:
     """Judgements grouped by query, for finding each retrieved document's grade.
 
-    The match is one sort (:meth:`grades`): each query's retrieved docnos,
-    then its judged ones, form a padded row of text, and one stable
-    ``argsort`` of all the rows puts equal ids side by side, the retrieved
-    one first (it came first in its row). A document is listed at most once
-    in a query's run and once in its judgements (the readers refuse a second
-    time), so a retrieved id followed by an equal judged one is a match, and
-    the judgement's grade is the document's.
+    Read from a file, the judgements are matched by array work: each gets one
+    64-bit number, its query's row in the high bits and the high bits of its
+    document's key (:func:`~rankmetrics.trec.io.texts.keys`) in the rest.
+    These are sorted once; a retrieved document's number is then found by
+    ``searchsorted``, and the match is confirmed on the bytes of both ids, so
+    keys that collide never lend a document another's grade. A query in which
+    two judged documents share a number (their keys agree in those bits,
+    about one pair in 2**49) has its documents matched by text instead.
+
+    Given as a dict (``lookup``, holding just these judgements) and asked
+    about documents that are strings already (a run given as a dict), each
+    document is looked up in its query's dict: the strings' hashes are
+    already computed, and that is cheaper than making their bytes.
     """
 
-    def __init__(self, records: Records):
+    def __init__(self, records: Records, lookup: Mapping[str, Mapping[str, Any]] | None = None):
         if not records.lengths.all():
             records = records.take(np.flatnonzero(records.lengths))
         self.records = records
+        self.lookup = lookup
         self.index = dict(zip(records.qids, range(len(records.qids))))
         self.starts = np.cumsum(records.lengths) - records.lengths
+        self.bits = max(1, len(records).bit_length())  # the high bits that hold the query's row
+        self._sorted: tuple[np.ndarray, np.ndarray, set[int]] | None = None
 
     @staticmethod
     def of(qrels: Mapping[str, Mapping[str, Any]]) -> Judgements:
@@ -74,7 +85,7 @@ class Judgements:
         assert flat is not None, "Judgements.of takes clean judgements; the reader checks a user's"
         qids, docnos, values = flat
         lengths = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qids))
-        return Judgements(Records(qids, lengths, docnos, values))
+        return Judgements(Records(qids, lengths, docnos, values), qrels)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -85,59 +96,75 @@ class Judgements:
     def __contains__(self, qid: object) -> bool:
         return qid in self.index
 
+    @property
+    def by_text(self) -> set[int]:
+        """The rows whose documents are matched by text (two of their judgements share a number)."""
+        return self._numbers()[2]
+
     def rows(self, qids: list[str]) -> np.ndarray:
         """Each query's row, -1 for a query without judgements."""
         return np.fromiter(map(self.index.get, qids, repeat(-1)), dtype=np.int64, count=len(qids))
 
+    def _numbers(self) -> tuple[np.ndarray, np.ndarray, set[int]]:
+        """The judgements' numbers sorted, their positions, and the rows to match by text."""
+        if self._sorted is None:
+            records = self.records
+            rows = np.repeat(np.arange(len(records), dtype=np.uint64), records.lengths)
+            numbers = _numbers(rows, doc_keys(records.docnos), self.bits)
+            order = np.argsort(numbers, kind="stable")
+            ordered = numbers[order]
+            twice = np.flatnonzero(ordered[1:] == ordered[:-1])
+            self._sorted = ordered, order, set(rows[order[twice]].astype(np.int64).tolist())
+        return self._sorted
+
     def grades(self, groups: Records, rows: np.ndarray) -> np.ndarray:
         """The grade of every retrieved document, NaN where its query has no judgement of it."""
-        if len(groups) > QUERIES_AT_ONCE:
-            starts = range(0, len(groups), QUERIES_AT_ONCE)
-            parts = groups.chunks(QUERIES_AT_ONCE)
-            return np.concatenate(
-                [self.grades(p, rows[s : s + QUERIES_AT_ONCE]) for s, p in zip(starts, parts)]
-            )
-        found = np.full(len(groups.docnos), _NAN)
-        judged_at, n_judged = self.positions(rows)
-        if not found.size or not judged_at.size:
+        strings = groups.docnos.strings if isinstance(groups.docnos, Texts) else groups.docnos
+        if self.lookup is not None and strings is not None:
+            return self._looked_up(groups.qids, groups.lengths, strings)
+        total = len(groups.docnos)
+        found = np.full(total, _NAN)
+        ordered, order, by_text = self._numbers()
+        if not total or not ordered.size:
             return found
-        n_retrieved = groups.lengths
-        n_both = n_retrieved + n_judged
-        # Row q: query q's retrieved docnos in columns 0 .. n_retrieved - 1, then its judged docnos.
-        each = np.arange(len(groups))
-        query = np.concatenate([np.repeat(each, n_retrieved), np.repeat(each, n_judged)])
-        column = np.concatenate([_within(n_retrieved), np.repeat(n_retrieved, n_judged) + _within(n_judged)])
-        docnos = np.concatenate([groups.docnos, self.records.docnos[judged_at]])
-        table = np.full((len(groups), int(n_both.max())), "", dtype=docnos.dtype)
-        table[query, column] = docnos
-        order = np.argsort(table, axis=1, kind="stable")  # the padding "" after any equal id
-        ordered = np.take_along_axis(table, order, axis=1)
-        before, after = order[:, :-1], order[:, 1:]
-        match = ordered[:, 1:] == ordered[:, :-1]
-        match &= before < n_retrieved[:, None]  # a retrieved document ...
-        match &= (after >= n_retrieved[:, None]) & (after < n_both[:, None])  # ... then a judged one
-        q, at = np.nonzero(match)
-        retrieved = (np.cumsum(n_retrieved) - n_retrieved)[q] + before[q, at]
-        judged = judged_at[(np.cumsum(n_judged) - n_judged)[q] + after[q, at] - n_retrieved[q]]
-        found[retrieved] = self.records.values[judged]
+        per_record = np.repeat(rows, groups.lengths)
+        docnos = as_texts(groups.docnos)
+        numbers = _numbers(per_record.astype(np.uint64), docnos.keys, self.bits)
+        at = np.minimum(np.searchsorted(ordered, numbers), ordered.size - 1)
+        hits = np.flatnonzero((per_record >= 0) & (ordered[at] == numbers))
+        judgement = order[at[hits]]
+        confirmed = same(docnos, hits, as_texts(self.records.docnos), judgement)
+        found[hits[confirmed]] = self.records.values[judgement[confirmed]]
+        for query in np.flatnonzero(np.isin(rows, list(by_text))).tolist() if by_text else ():
+            row = int(rows[query])
+            judged_at = self.records.positions([row]).tolist()
+            grade = dict(zip([self.records.docnos[i] for i in judged_at], self.records.values[judged_at]))
+            for i in groups.positions([query]).tolist():
+                found[i] = grade.get(groups.docnos[i], _NAN)
         return found
 
-    def positions(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The positions of each query's judgements (in file order), one query after another, and their counts."""
-        known = rows >= 0
-        counts = np.where(known, self.records.lengths[np.where(known, rows, 0)], 0)
-        starts = self.starts[np.where(known, rows, 0)]
-        return np.repeat(starts, counts) + _within(counts), counts
+    def _looked_up(self, qids: list[str], lengths: np.ndarray, docnos: list[str]) -> np.ndarray:
+        """Each document's grade from its query's dict, NaN where it has none."""
+        assert self.lookup is not None
+        none: dict[str, Any] = {}
+        judgement = map(self.lookup.get, qids, repeat(none))
+        per_record = chain.from_iterable(map(repeat, judgement, lengths.tolist()))
+        return np.fromiter(
+            map(dict.get, per_record, docnos, repeat(_NAN)), dtype=np.float64, count=len(docnos)
+        )
 
     def every_grade(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every judgement's grade of each query (in file order), one query after another, and their counts."""
-        at, counts = self.positions(rows)
+        known = rows >= 0
+        counts = np.where(known, self.records.lengths[np.where(known, rows, 0)], 0)
+        starts = self.starts[np.where(known, rows, 0)]
+        at = np.arange(int(counts.sum())) + np.repeat(starts - (np.cumsum(counts) - counts), counts)
         return self.records.values[at], counts
 
 
-def _within(lengths: np.ndarray) -> np.ndarray:
-    """Each element's position within its group, for groups of these lengths one after another."""
-    return np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+def _numbers(rows: np.ndarray, keys: np.ndarray, bits: int) -> np.ndarray:
+    """(row, key) as one sortable uint64: the row in the top ``bits`` bits, the key's top bits after it."""
+    return (rows << np.uint64(64 - bits)) | (keys >> np.uint64(bits))
 
 
 # ---------------------------------------------------------------- ranking
@@ -244,7 +271,7 @@ def _break_ties(order: np.ndarray, scores: np.ndarray, ordered: np.ndarray, grou
     row = np.repeat(np.arange(rows.size), lengths)
     position = np.arange(row.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     score = scores[rows[row], position]
-    docnos = groups.docnos[groups.positions(rows)]
+    docnos = np.array(as_texts(groups.docnos).take(groups.positions(rows)).tolist(), dtype=str)
     _, text_order = np.unique(docnos, return_inverse=True)  # code point order = trec_eval's strcmp
     by = np.lexsort((-text_order.ravel(), -score, row))
     order[rows[row], position] = position[by]

@@ -9,10 +9,6 @@ query's records together (:func:`grouped`), cuts a file grouped by query into
 chunks of whole queries (:func:`chunked`), and refuses a document listed twice
 in one query (:func:`check_unique`). :func:`padded_rows` turns the flat arrays
 into the padded 2-D arrays that ranking and the batch metrics work on.
-
-Document ids have one representation wherever they come from (a file, a
-dict, a DataFrame): a 1-D numpy array of ``str`` (:func:`id_array`), grouped,
-matched and checked by numpy's own sorting and comparison of it.
 """
 
 from __future__ import annotations
@@ -25,24 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import _
-from .io.tokens import LONG
-
-# Queries whose padded rows are sorted at a time (duplicates, grades): a few MB, whatever the
-# run's size, so that ten million records never make one table of them all.
-QUERIES_AT_ONCE = 2_000
-
-
-def id_array(ids: Sequence[str]) -> np.ndarray:
-    """Ids as the readers keep them: a numpy array of ``str``, as wide as the longest (dtype ``U``).
-
-    When one is longer than ``LONG`` characters the array holds Python
-    strings (dtype ``object``), so that one long id does not widen every
-    row; numpy sorts and compares both alike.
-    """
-    width = max(map(len, ids), default=1)
-    if width > LONG:
-        return np.array(ids, dtype=object)
-    return np.array(ids, dtype=f"U{max(width, 1)}")
+from .io.texts import Texts, as_texts, join
 
 
 @dataclass(frozen=True)
@@ -50,20 +29,18 @@ class Records:
     """Records of some queries, query after query: ``lengths[i]`` records belong to ``qids[i]``.
 
     One query's records keep their order in the input. ``lines`` gives each
-    record's line in its file, for messages; it is None for a dict. Document
-    ids given as a list become an array (:func:`id_array`).
+    record's line in its file, for messages; it is None for a dict. The
+    document ids are :class:`~rankmetrics.trec.io.texts.Texts` as the reader
+    makes them (bytes and a key each; strings when read), or a list of
+    strings.
     """
 
     qids: list[str]
     lengths: np.ndarray  # int64, records per query
-    docnos: np.ndarray  # every record's document id, a numpy array of str (see id_array)
+    docnos: Sequence[str]  # every record's document id (Texts, or a list of str)
     values: np.ndarray  # float64, every record's grade (qrels) or score (run)
     lines: np.ndarray | None = None  # int64, every record's line number
     last_tag: str | None = None  # a run block's last line's tag, which trec_eval prints as the runid
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.docnos, np.ndarray):
-            object.__setattr__(self, "docnos", id_array(self.docnos))
 
     def __len__(self) -> int:
         return len(self.qids)
@@ -71,7 +48,7 @@ class Records:
     @staticmethod
     def empty(qids: Sequence[str] = ()) -> Records:
         """Queries without any record (judged queries that a run lacks)."""
-        return Records(list(qids), np.zeros(len(qids), dtype=np.int64), id_array([]), np.zeros(0), None)
+        return Records(list(qids), np.zeros(len(qids), dtype=np.int64), [], np.zeros(0), None)
 
     def positions(self, queries: Any) -> np.ndarray:
         """Positions of the records of the given queries, query after query, in the order given."""
@@ -87,9 +64,11 @@ class Records:
             return self
         at = self.positions(index)
         if at.size and at[-1] - at[0] + 1 == at.size and (np.diff(at) == 1).all():
-            docnos = self.docnos[int(at[0]) : int(at[-1]) + 1]  # one stretch in order: a view
+            docnos = self.docnos[int(at[0]) : int(at[-1]) + 1]  # one stretch in order: a slice
+        elif isinstance(self.docnos, Texts):
+            docnos = self.docnos.take(at)
         else:
-            docnos = self.docnos[at]
+            docnos = [self.docnos[i] for i in at.tolist()]
         return Records(
             [self.qids[i] for i in index.tolist()],
             self.lengths[index],
@@ -113,10 +92,14 @@ def concat(parts: Sequence[Records]) -> Records:
     if not parts:
         return Records.empty()
     lines = [p.lines for p in parts]
+    if all(isinstance(p.docnos, Texts) for p in parts):
+        docnos: Sequence[str] = join([p.docnos for p in parts])
+    else:
+        docnos = list(chain.from_iterable(p.docnos for p in parts))
     return Records(
         [q for p in parts for q in p.qids],
         np.concatenate([p.lengths for p in parts]),
-        np.concatenate([p.docnos for p in parts]),
+        docnos,
         np.concatenate([p.values for p in parts]),
         None if any(x is None for x in lines) else np.concatenate(lines),
     )
@@ -198,33 +181,30 @@ def padded_rows(values: np.ndarray, lengths: np.ndarray, width: int, fill: Any) 
 
 
 def duplicate_pairs(records: Records) -> list[tuple[int, int, int]]:
-    """Every document listed again in its query: (query, position before, later position).
+    """Every document listed again in its query: (query, first position, later position).
 
     The one check for "a document twice in a query": the file and dict routes
     refuse the first pair (:func:`check_unique`), ``rankmetrics trec_eval``
     reports each query's first as trec_eval does, and a DataFrame's rows are
-    checked here too. Each query's docnos, a padded row, are sorted row by row
-    in one stable ``argsort``: equal ids become neighbours, in their order in
-    the query, and the padding after them.
+    checked here too. Each query's docno keys are sorted row by row in one
+    array operation; only a query with two equal keys is then looked at
+    document by document.
     """
     if not len(records.docnos):
         return []
-    if len(records) > QUERIES_AT_ONCE:
-        pairs, first = [], 0  # first: the part's first record, in the whole
-        for begin, part in zip(range(0, len(records), QUERIES_AT_ONCE), records.chunks(QUERIES_AT_ONCE)):
-            pairs += [(begin + q, first + a, first + b) for q, a, b in duplicate_pairs(part)]
-            first += len(part.docnos)
-        return pairs
-    lengths = records.lengths
-    rows = padded_rows(records.docnos, lengths, int(lengths.max()), "")
-    order = np.argsort(rows, axis=1, kind="stable")
-    ordered = np.take_along_axis(rows, order, axis=1)
-    real = order < lengths[:, None]  # a document, not padding (padding sorts after an equal id)
-    query, at = np.nonzero((ordered[:, 1:] == ordered[:, :-1]) & real[:, 1:])
-    starts = np.cumsum(lengths) - lengths
-    earlier = starts[query] + order[query, at]
-    later = starts[query] + order[query, at + 1]
-    return list(zip(query.tolist(), earlier.tolist(), later.tolist()))
+    hashes = doc_keys(records.docnos).view(np.int64)
+    longest = int(records.lengths.max())
+    rows = np.sort(padded_rows(hashes, records.lengths, longest, np.iinfo(np.int64).max), axis=1)
+    inside = np.arange(1, longest) < records.lengths[:, None]
+    suspects = np.flatnonzero(((rows[:, 1:] == rows[:, :-1]) & inside).any(axis=1))
+    pairs = []
+    for query in suspects.tolist():
+        first: dict[str, int] = {}
+        for at in records.positions([query]).tolist():
+            earlier = first.setdefault(records.docnos[at], at)
+            if earlier != at:
+                pairs.append((query, earlier, at))
+    return pairs  # empty too when equal keys were of different docnos
 
 
 def check_unique(records: Records, label: str) -> None:
@@ -241,8 +221,13 @@ def check_unique(records: Records, label: str) -> None:
         ).format(
             label=label,
             lines=int(lines[later]),
-            docnos=str(records.docnos[later]),
+            docnos=records.docnos[later],
             qids=records.qids[query],
             lines_2=int(lines[earlier]),
         )
     )
+
+
+def doc_keys(docnos: Sequence[str]) -> np.ndarray:
+    """A 64-bit key (uint64) of each document id's UTF-8 bytes: the same for the same id, from a file or a dict."""
+    return as_texts(docnos).keys

@@ -223,12 +223,16 @@ for (const explanation of explanations) {
     tables += 1;
     const label = `${title} «${(table.caption || {}).textContent || ""}»`;
     const heads = Array.from(table.rows[0].cells).map(c => c.textContent.trim());
-    const rank = heads.findIndex(h => h.startsWith("순위"));
-    const running = heads.findLastIndex(h => h.startsWith("누적"));
-    if (rank < 0 || running < 0) {
-      problems.push(`${label}: no rank or running-sum column in ${JSON.stringify(heads)}`);
+    // A table over ranks keeps its rank and running-sum columns in view; a table over users or
+    // item pairs (coverage, ILD, ...) has neither and keeps its first and last columns in view.
+    const byRank = heads.findIndex(h => h.startsWith("순위"));
+    const bySum = heads.findLastIndex(h => h.startsWith("누적"));
+    if ((byRank < 0) !== (bySum < 0)) {
+      problems.push(`${label}: a rank column without a running sum, or the reverse, in ${JSON.stringify(heads)}`);
       continue;
     }
+    const rank = byRank < 0 ? 0 : byRank;
+    const running = bySum < 0 ? heads.length - 1 : bySum;
     const box = scroller(table);
     if (box && box.scrollWidth > box.clientWidth + 1) scrolled += 1;
     for (const end of [0, box ? box.scrollWidth : 0]) {

@@ -371,10 +371,7 @@ def test_the_line_rules_hold_across_blocks(monkeypatch, block_bytes):
     text = "#a\n#b 0 y 1\n#c\nq1 0 d1 1\n#d\nq1 0 d2 0\n#e\n# f g 0\n#g\nq1 0 d3 2\n"
     read = dropin_files.read_as(io.StringIO(text), dropin_files.QRELS_TREC_EVAL_10, "x")
     # Skipped: #a, #c, #d, #e, #g; '#b 0 y 1' and '# f g 0' follow a skipped line: judgements.
-    assert (read.records.qids, read.records.docnos.tolist()) == (
-        ["#b", "q1", "#"],
-        ["y", "d1", "d2", "d3", "g"],
-    )
+    assert (read.records.qids, read.records.docnos) == (["#b", "q1", "#"], ["y", "d1", "d2", "d3", "g"])
     assert read.records.lines.tolist() == [2, 4, 6, 10, 8]  # lines as an editor counts them
     with pytest.raises(dropin_files.LinesStop, match="Malformed line 6\n"):  # trec_eval counts parsed lines
         dropin_files.read_as(io.StringIO(text + "q1 0 d4\n"), dropin_files.QRELS_TREC_EVAL_10, "x")
@@ -384,7 +381,7 @@ def test_the_line_rules_hold_across_blocks(monkeypatch, block_bytes):
     with pytest.raises(dropin_files.LinesStop, match="Malformed line 3\n"):
         dropin_files.read_as(io.StringIO(run), dropin_files.RUN_TREC_EVAL_10, "x")
     read = dropin_files.read_as(io.StringIO(run[: run.rindex("q1")]), dropin_files.RUN_TREC_EVAL_10, "x")
-    assert (read.records.docnos.tolist(), read.tag) == (["d1", "d2"], "t")
+    assert (read.records.docnos, read.tag) == (["d1", "d2"], "t")
 
 
 def test_a_duplicate_is_named_by_the_first_measure_that_ranks(tmp_path):

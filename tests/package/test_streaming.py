@@ -249,7 +249,7 @@ def parse_run(text: str) -> files.Records:
 def test_array_reader_reads_every_spelling_as_float_does():
     records = parse_run("".join(f"q Q0 d{i} 1 {s} t\n" for i, s in enumerate(NUMBERS)))
     assert records.qids == ["q"] and records.lengths.tolist() == [len(NUMBERS)]
-    assert records.docnos.tolist() == [f"d{i}" for i in range(len(NUMBERS))]
+    assert records.docnos == [f"d{i}" for i in range(len(NUMBERS))]
     assert records.lines.tolist() == list(range(1, len(NUMBERS) + 1))
     assert [v.hex() for v in records.values.tolist()] == [float(s).hex() for s in NUMBERS]  # bit for bit
 
@@ -297,7 +297,7 @@ def test_a_format_quirk_is_one_declaration():
     # format says, so the last line's score is not taken from the next line.
     five = dataclasses.replace(files.RUN, layout="qid Q0 docno rank score", min_fields=5, tag_field=None)
     records = files.parse(b"q Q0 d1 1 2.5\nq Q0 d2 2 1.5 extra\n", 1, "run", five)
-    assert records.docnos.tolist() == ["d1", "d2"] and records.values.tolist() == [2.5, 1.5]
+    assert records.docnos == ["d1", "d2"] and records.values.tolist() == [2.5, 1.5]
     assert records.last_tag is None
     assert files.parse(b"q Q0 d1 1 2.5 tag\n", 1, "run", files.RUN).last_tag == "tag"
     with pytest.raises(ValueError, match="reads a field beyond its 5 fields"):

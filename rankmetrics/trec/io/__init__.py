@@ -1,4 +1,4 @@
-"""The TREC reader's lower layers: bytes to lines (:mod:`.blocks`); lines to tokens, and tokens to numbers and text (:mod:`.tokens`).
+"""The TREC reader's lower layers: bytes to lines (:mod:`.blocks`), lines to tokens (:mod:`.tokens`), ids (:mod:`.texts`).
 
 None knows what a qrels or a run file is: :mod:`rankmetrics.trec.files`
 declares the formats and reads the fields out of the tokens.

@@ -3,12 +3,10 @@
 :func:`split` finds every token of a block at once (where C's ``isspace()``
 mask steps down and up) and the first token of each line, so that ten million
 lines never make ten million Python lists. A :class:`Tokens` then gives the
-tokens at chosen positions as one numpy array of ``str``
-(:meth:`Tokens.strings`), as numbers (:meth:`Tokens.numbers`), or compared
-with their neighbours (:meth:`Tokens.same_as_previous`). Each of these starts
-from the tokens cut out as one 2-D array of bytes, a row per token
-(:meth:`Tokens.token_rows`). Which token is which field is the file format's
-business (:mod:`rankmetrics.trec.files`), not this module's.
+tokens at chosen positions as text (:meth:`Tokens.texts`), as numbers
+(:meth:`Tokens.numbers`), or compared with their neighbours
+(:meth:`Tokens.same_as_previous`). Which token is which field is the file
+format's business (:mod:`rankmetrics.trec.files`), not this module's.
 """
 
 from __future__ import annotations
@@ -17,13 +15,10 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ...i18n import _
-
-# Tokens longer than this many bytes are cut out one by one: in one fixed-width array, a single
-# long token would widen every row (ten million rows of 64 bytes are already 640 MB).
-LONG = 64
+from .texts import LONG, PAD, Texts, compact, decode
+from .texts import words as _words
 
 # The decimal spellings, one home: a whole number; a decimal without an exponent (a grade, as
 # trec_eval's atol would read it only in part); a decimal with one (a score).
@@ -54,7 +49,7 @@ class Tokens:
     """
 
     blob: bytes
-    raw: np.ndarray  # the block as uint8, followed by LONG zero bytes
+    raw: np.ndarray  # the block as uint8, followed by PAD zero bytes
     begins: np.ndarray
     ends: np.ndarray
     line_ends: np.ndarray  # where each of the block's lines ends (its "\n", or the block's end)
@@ -71,56 +66,21 @@ class Tokens:
     def text(self, at: int) -> str:
         return self.blob[self.begins[at] : self.ends[at]].decode("utf-8")
 
-    def token_rows(self, at: np.ndarray) -> np.ndarray | None:
-        """The tokens at the given positions as a 2-D uint8 array, one token per row, zeros after its end.
+    def texts(self, at: np.ndarray) -> list[str]:
+        """The tokens at the given positions as Python strings."""
+        return decode(self.raw, self.begins[at], self.ends[at])
 
-        One fancy index of the block's sliding windows copies every token's
-        bytes at once. A token never holds a zero byte (a NUL is refused). None
-        when a token is longer than ``LONG`` bytes.
-        """
-        begins, ends = self.begins[at], self.ends[at]
-        lengths = ends - begins
-        width = max(int(lengths.max()), 1) if lengths.size else 1
-        if width > LONG:
-            return None
-        rows = sliding_window_view(self.raw, width)[begins]  # each token's first bytes, and what follows
-        if (lengths < width).any():
-            rows[np.arange(width) >= lengths[:, None]] = 0
-        return rows
-
-    def bytes_array(self, at: np.ndarray) -> np.ndarray:
-        """The tokens at the given positions as one numpy bytes array (dtype ``S``, as wide as the longest).
-
-        A numpy bytes value ends at its first zero byte, so each row of
-        :meth:`token_rows` is its token. Past ``LONG``: an ``object`` array of ``bytes``.
-        """
-        rows = self.token_rows(at)
-        if rows is None:
-            spans = zip(self.begins[at].tolist(), self.ends[at].tolist())
-            return np.array([self.blob[b:e] for b, e in spans], dtype=object)
-        return rows.view(f"S{rows.shape[1]}").ravel()
-
-    def strings(self, at: np.ndarray) -> np.ndarray:
-        """The tokens at the given positions as a numpy array of ``str`` (dtype ``U``; ``object`` past ``LONG``)."""
-        rows = self.token_rows(at)
-        if rows is None:
-            return np.array([self.text(i) for i in np.asarray(at).tolist()], dtype=object)
-        if int(rows.max(initial=0)) < 128:
-            # ASCII: each byte is its character's code point, and a numpy str array holds one
-            # 32-bit code point per character (zeros after the end), so widening is decoding.
-            return rows.astype(np.uint32).view(f"U{rows.shape[1]}").ravel()
-        return np.char.decode(rows.view(f"S{rows.shape[1]}").ravel(), "utf-8")
+    def ids(self, at: np.ndarray) -> Texts:
+        """The tokens at the given positions as :class:`~rankmetrics.trec.io.texts.Texts` (no strings made), in a buffer of their own."""
+        return compact(self.raw, self.begins[at], self.ends[at])
 
     def same_as_previous(self, at: np.ndarray) -> np.ndarray:
         """Whether each token at the given positions equals the one before it (False for the first)."""
-        tokens = self.bytes_array(at)
-        same = np.zeros(tokens.size, dtype=bool)
-        same[1:] = tokens[1:] == tokens[:-1]
-        return same
+        return _same_as_previous(self.blob, self.raw, self.begins[at], self.ends[at])
 
     def numbers(self, at: np.ndarray, rule: Number, label: str, lines: np.ndarray) -> np.ndarray:
         """The tokens at the given positions as floats; a token ``rule`` refuses is an error naming its line."""
-        return _numbers(self.bytes_array(at), rule, label, lines)
+        return _numbers(self.blob, self.raw, self.begins[at], self.ends[at], rule, label, lines)
 
 
 def split(blob: bytes, first: int, label: str, comments: str = "first_token", carry: bool = False) -> Tokens:
@@ -161,7 +121,7 @@ def split(blob: bytes, first: int, label: str, comments: str = "first_token", ca
                 )
             ) from None
     size = len(blob)
-    raw = np.empty(size + LONG, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
+    raw = np.empty(size + PAD, dtype=np.uint8)  # not np.zeros: fresh zeroed pages cost more than the copy
     raw[:size] = np.frombuffer(blob, dtype=np.uint8)
     raw[size:] = 0
     data = raw[:size]
@@ -236,30 +196,60 @@ def _every_other(lines: np.ndarray, carry: bool) -> np.ndarray:
     return lines[position % 2 == 0]
 
 
-def _numbers(tokens: np.ndarray, rule: Number, label: str, lines: np.ndarray) -> np.ndarray:
-    """Each token (a bytes array, :meth:`Tokens.bytes`) as a float, by numpy's own conversion; a token ``rule.pattern`` does not match is an error.
+def _same_as_previous(blob: bytes, raw: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    same = np.zeros(begins.size, dtype=bool)
+    if begins.size < 2:
+        return same
+    lengths = ends - begins
+    if int(lengths.max()) <= LONG:
+        words = _words(raw, begins, lengths, int(lengths.max()))
+        same[1:] = words[1:, 0] == words[:-1, 0]
+        for j in range(1, words.shape[1]):
+            same[1:] &= words[1:, j] == words[:-1, j]
+    else:
+        tokens = [blob[b:e] for b, e in zip(begins.tolist(), ends.tolist())]
+        same[1:] = [a == b for a, b in zip(tokens[1:], tokens[:-1])]
+    return same
 
-    ``astype(np.float64)`` reads a bytes array as ``float()`` reads each
-    token (the same double). numpy would also read ``nan``, ``inf`` or
-    ``1_000``; a token with a character outside ``rule.chars`` is refused
-    first, and of the rest numpy reads exactly those the pattern matches
-    (tests/package/test_trec_io.py checks every short one).
+
+def _numbers(
+    blob: bytes,
+    raw: np.ndarray,
+    begins: np.ndarray,
+    ends: np.ndarray,
+    rule: Number,
+    label: str,
+    lines: np.ndarray,
+) -> np.ndarray:
+    """Each token as a float, by numpy's own conversion; a token ``rule.pattern`` does not match is an error.
+
+    The tokens are cut out as one fixed-width bytes array and converted by
+    ``astype(np.float64)`` (the same double as ``float()``). numpy would also
+    read ``nan``, ``inf`` or ``1_000``; a token with a character outside
+    ``rule.chars`` is refused first, and of the rest numpy reads exactly those
+    the pattern matches (tests/package/test_trec_io.py checks every short one).
     """
-    if not tokens.size:
+    if not begins.size:
         return np.zeros(0)
+    lengths = ends - begins
+    width = max(int(lengths.max()), 1)
     values = None
-    if tokens.dtype != object:
+    if width <= LONG:  # else one (rows x width) array could be large: token by token below
+        inside = np.arange(width) < lengths[:, None]
+        chars = raw.take(begins[:, None] + np.arange(width), mode="clip")  # uint8, a row per token
+        chars[~inside] = 0  # numpy's bytes dtype ends a token at its first zero byte
         allowed = np.zeros(256, dtype=bool)
         allowed[np.frombuffer(rule.chars, dtype=np.uint8)] = True
-        allowed[0] = True  # the zeros after a short token
-        if allowed[tokens.view(np.uint8)].all():
+        allowed[0] = True  # the padding after a short token
+        if allowed[chars].all():
             try:
-                values = tokens.astype(np.float64)
+                values = chars.view(f"S{width}").ravel().astype(np.float64)
             except ValueError:  # e.g. "1-2" or "."
                 values = None
     if values is None:  # token by token: the first refused names its line
-        values = np.empty(tokens.size)
-        for i, token in enumerate(tokens.tolist()):
+        values = np.empty(begins.size)
+        for i, (b, e) in enumerate(zip(begins.tolist(), ends.tolist())):
+            token = blob[b:e]
             if not rule.pattern.fullmatch(token):
                 raise ValueError(
                     _(
@@ -276,7 +266,7 @@ def _numbers(tokens: np.ndarray, rule: Number, label: str, lines: np.ndarray) ->
     infinite = ~np.isfinite(values)
     if infinite.any():
         i = int(np.argmax(infinite))
-        token = tokens[i]
+        token = blob[int(begins[i]) : int(ends[i])]
         raise ValueError(
             _("{label} line {lines}: the {what} {token!r} is too large for a floating-point number").format(
                 label=label, lines=int(lines[i]), what=_(rule.what), token=token.decode("utf-8")
