@@ -60,6 +60,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -247,6 +248,7 @@ def drive(args: argparse.Namespace) -> dict:
                 found["agreement"] = agreement(found, ours[found["users"]], name)
     for found in [*ours.values(), *(f for e in libraries.values() for f in e.get("runs", []))]:
         found.pop("arrays", None)
+    shutil.rmtree(folder, ignore_errors=True)  # the data file and the workers' outputs (GBs at full size)
     return {
         "users": args.users,
         "k": args.k,
