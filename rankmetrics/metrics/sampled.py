@@ -183,6 +183,13 @@ def _metric_at(name: str, k: int | None, ranks: np.ndarray, n_candidates: int) -
     return (n_candidates - rank) / (n_candidates - 1)  # AUC
 
 
+def metric_at_rank(metric: str, ranks: Any, n_candidates: int) -> np.ndarray:
+    """``metric`` (as in :func:`sampled_expectation`) of one held-out item at each of ``ranks``
+    among ``n_candidates`` items: the values the expectation weighs (the step table shows them)."""
+    name, k = _parse_metric(metric)
+    return _metric_at(name, k, np.asarray(ranks), n_candidates)
+
+
 # ---------------------------------------------------------------- P(sampled rank | full rank)
 
 

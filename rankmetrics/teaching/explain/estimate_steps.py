@@ -28,7 +28,7 @@ import numpy as np
 
 from ...i18n import _
 from ...metrics.off_policy import weighted_rewards
-from ...metrics.sampled import sampled_rank_probabilities
+from ...metrics.sampled import metric_at_rank, sampled_rank_probabilities
 from ...registry import METRICS
 from .steps import Column, Explanation, Section, exact_text, finish, none_words, verify
 
@@ -89,20 +89,6 @@ def explain_off_policy(metric, rewards, k, target_p, logging_p, clip=None) -> Ex
     return finish(metric, label, value, None, rows, conventions, sections, None)
 
 
-def _metric_by_hand(name: str, k: int | None, r: np.ndarray, candidates: int) -> np.ndarray:
-    """The metric of the one held-out item at sampled rank r among ``candidates`` items."""
-    inside = r <= k if k is not None else np.ones(r.shape, dtype=bool)
-    if name == "HR":
-        return np.where(inside, 1.0, 0.0)
-    if name == "P":
-        return np.where(inside, 1.0 / k, 0.0)
-    if name == "NDCG":
-        return np.where(inside, 1.0 / np.log2(1.0 + r), 0.0)
-    if name in ("MRR", "AP"):
-        return np.where(inside, 1.0 / r, 0.0)
-    return (candidates - r) / (candidates - 1)  # AUC
-
-
 def explain_sampled(metric, sampled_metric, k, ranks, n_items, n_negatives, replace=False) -> Explanation:
     official = METRICS[metric].function(sampled_metric, ranks, n_items, n_negatives, replace)
     if official.size != 1:
@@ -112,11 +98,9 @@ def explain_sampled(metric, sampled_metric, k, ranks, n_items, n_negatives, repl
             )
         )
     rank = int(np.atleast_1d(np.asarray(ranks))[0])
-    head, _at, cut = sampled_metric.strip().partition("@")
-    name, k_metric = head.strip().upper(), (int(cut) if cut.strip() else None)
     probability = sampled_rank_probabilities(n_items, n_negatives, ranks=[rank], replace=replace)[0]
     r = np.arange(1, n_negatives + 2)
-    values = _metric_by_hand(name, k_metric, r, n_negatives + 1)
+    values = metric_at_rank(sampled_metric, r, n_negatives + 1)
     terms = probability * values
     shown = np.flatnonzero(terms != 0)
     running = np.cumsum(terms[shown])
